@@ -1,0 +1,126 @@
+/*
+ * ecgemm — error-corrected single-precision GEMM on NVIDIA Tensor Cores.
+ *
+ * Public C ABI. Column-major, cuBLAS/netlib semantics. Usable from C99 and C++.
+ * Nothing in this header needs C++ or the CUDA headers beyond the stream type.
+ */
+#ifndef ECGEMM_H
+#define ECGEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ECGEMM_VERSION_MAJOR 0
+#define ECGEMM_VERSION_MINOR 1
+#define ECGEMM_VERSION_PATCH 0
+/* major * 10000 + minor * 100 + patch, as cuBLAS encodes CUBLAS_VERSION. */
+#define ECGEMM_VERSION \
+  (ECGEMM_VERSION_MAJOR * 10000 + ECGEMM_VERSION_MINOR * 100 + ECGEMM_VERSION_PATCH)
+
+#if defined(_WIN32)
+#  define ECGEMM_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#  define ECGEMM_API __attribute__((visibility("default")))
+#else
+#  define ECGEMM_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The stream type without pulling in cuda_runtime.h: same layout as cudaStream_t. */
+struct CUstream_st;
+typedef struct CUstream_st* ecgemmStream_t;
+
+typedef enum {
+  ECGEMM_STATUS_SUCCESS = 0,
+  ECGEMM_STATUS_NOT_INITIALIZED = 1,
+  ECGEMM_STATUS_ALLOC_FAILED = 3,
+  ECGEMM_STATUS_INVALID_VALUE = 7,
+  ECGEMM_STATUS_ARCH_MISMATCH = 8,
+  ECGEMM_STATUS_EXECUTION_FAILED = 13,
+  ECGEMM_STATUS_INTERNAL_ERROR = 14,
+  ECGEMM_STATUS_NOT_SUPPORTED = 15,
+  ECGEMM_STATUS_NO_DEVICE = 16
+} ecgemmStatus_t;
+
+typedef enum {
+  ECGEMM_MODE_TF32TF32 = 0, /* default: TF32 hi/lo split, 3 products, RN promotion */
+  ECGEMM_MODE_HALFHALF = 1, /* FP16 hi/lo split, lo scaled by 2^11, 3 products  */
+  ECGEMM_MODE_FP32 = 2,     /* plain FP32 SIMT kernel: the in-library reference    */
+  ECGEMM_MODE_TF32 = 3,     /* one TF32 pass, uncorrected                          */
+  ECGEMM_MODE_FP16 = 4,     /* one FP16 pass, uncorrected                          */
+  ECGEMM_MODE_MARKIDIS = 5  /* FP16 split, unscaled lo, 4 products inside the TC   */
+} ecgemmMode_t;
+
+typedef enum {
+  ECGEMM_OP_N = 0,
+  ECGEMM_OP_T = 1,
+  ECGEMM_OP_C = 2 /* same as T for real data */
+} ecgemmOperation_t;
+
+typedef enum {
+  ECGEMM_POINTER_MODE_HOST = 0,  /* alpha, beta are host pointers (default) */
+  ECGEMM_POINTER_MODE_DEVICE = 1 /* alpha, beta are device pointers         */
+} ecgemmPointerMode_t;
+
+typedef struct ecgemmContext* ecgemmHandle_t;
+
+ECGEMM_API const char* ecgemm_get_status_string(ecgemmStatus_t status);
+/* The enumerator's name, e.g. "ECGEMM_STATUS_INVALID_VALUE". */
+ECGEMM_API const char* ecgemm_get_status_name(ecgemmStatus_t status);
+ECGEMM_API int ecgemm_get_version(void);
+
+/*
+ * After ecgemm_sgemm returns ECGEMM_STATUS_INVALID_VALUE: the 1-based position of
+ * the first bad argument in netlib's numbering (1 transa, 2 transb, 3 m, 4 n, 5 k,
+ * 8 lda, 10 ldb, 13 ldc; 0 for a handle or pointer problem). Thread-local; reset to
+ * 0 by every ecgemm_sgemm call.
+ */
+ECGEMM_API int ecgemm_get_last_error_arg(void);
+
+ECGEMM_API ecgemmStatus_t ecgemm_create(ecgemmHandle_t* handle);
+ECGEMM_API ecgemmStatus_t ecgemm_destroy(ecgemmHandle_t handle);
+ECGEMM_API ecgemmStatus_t ecgemm_set_stream(ecgemmHandle_t handle, ecgemmStream_t stream);
+ECGEMM_API ecgemmStatus_t ecgemm_get_stream(ecgemmHandle_t handle, ecgemmStream_t* stream);
+ECGEMM_API ecgemmStatus_t ecgemm_set_mode(ecgemmHandle_t handle, ecgemmMode_t mode);
+ECGEMM_API ecgemmStatus_t ecgemm_get_mode(ecgemmHandle_t handle, ecgemmMode_t* mode);
+ECGEMM_API ecgemmStatus_t ecgemm_set_pointer_mode(ecgemmHandle_t handle, ecgemmPointerMode_t mode);
+ECGEMM_API ecgemmStatus_t ecgemm_get_pointer_mode(ecgemmHandle_t handle, ecgemmPointerMode_t* mode);
+/* Device ordinal the handle was created on (the current device at ecgemm_create). */
+ECGEMM_API ecgemmStatus_t ecgemm_get_device(ecgemmHandle_t handle, int* device);
+
+/*
+ * Optional user workspace (device memory, 256-byte aligned). Without one the handle
+ * grows its own, once, to the largest size a call has needed.
+ * ecgemm_get_workspace_size reports what a call of this shape and mode needs.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* workspace, size_t bytes);
+ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size(ecgemmHandle_t handle, int m, int n, int k,
+                                                    size_t* bytes);
+
+/* C = alpha * op(A) * op(B) + beta * C, column-major. */
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t transa,
+                                       ecgemmOperation_t transb, int m, int n, int k,
+                                       const float* alpha, const float* A, int lda,
+                                       const float* B, int ldb, const float* beta, float* C,
+                                       int ldc);
+
+/*
+ * Device memory helpers for callers without CUDA headers (C, gfortran): thin,
+ * synchronous wrappers over the CUDA runtime on the current device.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_device_malloc(void** ptr, size_t bytes);
+ECGEMM_API ecgemmStatus_t ecgemm_device_free(void* ptr);
+ECGEMM_API ecgemmStatus_t ecgemm_memcpy_to_device(void* dst, const void* src, size_t bytes);
+ECGEMM_API ecgemmStatus_t ecgemm_memcpy_to_host(void* dst, const void* src, size_t bytes);
+ECGEMM_API ecgemmStatus_t ecgemm_device_synchronize(void);
+/* Number of CUDA devices usable by ecgemm (0 when there is no driver or GPU). */
+ECGEMM_API int ecgemm_get_device_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ECGEMM_H */

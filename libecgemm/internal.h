@@ -1,0 +1,45 @@
+/*
+ * Internal entry points exported by libecgemm for its own tests and the Python
+ * numerics lab. Not part of the public ABI: names may change between versions.
+ */
+#ifndef ECGEMM_INTERNAL_H
+#define ECGEMM_INTERNAL_H
+
+#include <stddef.h>
+
+#include "ecgemm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Split methods, as the kernels apply them (see split.cuh). */
+typedef enum {
+  ECGEMM_SPLIT_TF32 = 0,     /* hi = tf32_rna(x), lo = tf32_rna(x - hi)                 */
+  ECGEMM_SPLIT_HALF = 1,     /* hi = fp16_rn(x),  lo = fp16_rn((x - hi) * 2^11)          */
+  ECGEMM_SPLIT_MARKIDIS = 2  /* hi = fp16_rn(x),  lo = fp16_rn(x - hi)                   */
+} ecgemmSplitMethod_t;
+
+/*
+ * The argument checks ecgemm_sgemm runs, in netlib order. Returns 0 when all are
+ * valid, else the netlib position of the first bad one (1, 2, 3, 4, 5, 8, 10, 13).
+ */
+ECGEMM_API int ecgemm_internal_validate(int transa, int transb, int m, int n, int k, int lda,
+                                        int ldb, int ldc);
+
+/*
+ * Split n host floats with the host-compiled split functions. hi and lo receive
+ * the stored values widened to float (lo still carries the 2^11 scale for HALF).
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_internal_split_host(ecgemmSplitMethod_t method, const float* x,
+                                                     float* hi, float* lo, size_t n);
+
+/* The same on the device, with the device-compiled split functions (device pointers). */
+ECGEMM_API ecgemmStatus_t ecgemm_internal_split_device(ecgemmSplitMethod_t method, const float* x,
+                                                       float* hi, float* lo, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ECGEMM_INTERNAL_H */

@@ -1,0 +1,8 @@
+#pragma once
+
+#include "gemm_args.hpp"
+
+namespace ecgemm::detail {
+// C = beta * C over the m x n part (k = 0 or alpha = 0); beta = 0 writes zeros unread.
+cudaError_t launch_scale_c(const GemmArgs& args, int sm_count, cudaStream_t stream);
+}  // namespace ecgemm::detail

@@ -1,0 +1,59 @@
+// The Tensor Core family: which products a mode computes, the tile shape, and the
+// workspace that holds the pre-split operands (host-side planning, no kernels).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_args.hpp"
+
+namespace ecgemm::detail {
+
+enum class TcMethod {
+  kTf32x3,    // tf32tf32: hi·hi promoted with an FP32 RN add, lo·hi + hi·lo in the TC
+  kHalfx3,    // halfhalf: the same on FP16 parts, lo scaled by 2^11
+  kTf32x1,    // one TF32 pass
+  kHalfx1,    // one FP16 pass
+  kMarkidis,  // FP16 parts, unscaled lo, all four products inside the TC
+};
+
+constexpr bool uses_half(TcMethod m) { return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis; }
+constexpr bool uses_lo(TcMethod m) { return m == TcMethod::kTf32x3 || m == TcMethod::kHalfx3 || m == TcMethod::kMarkidis; }
+constexpr size_t element_bytes(TcMethod m) { return uses_half(m) ? 2 : 4; }
+
+// Block tile. K is counted in bytes of the stored operand so that FP16 (32 values)
+// and TF32 (16 values) share one shared-memory layout and one ldmatrix pattern.
+constexpr int kTileM = 128;
+constexpr int kTileN = 128;
+constexpr int kTileKBytes = 64;
+constexpr int kThreads = 256;
+// The split pass moves 32 x 32 tiles, and one 128-byte row segment is the widest
+// K step a mainloop takes (sm_90's 128-byte swizzle): K is padded to both.
+constexpr int kSplitTileK = 32;
+constexpr int kPadKBytes = 128;
+
+constexpr int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+// Offsets into the workspace, all 256-byte aligned.
+struct TcWorkspace {
+  int64_t m_pad = 0, n_pad = 0, k_pad = 0;  // operand extents after zero padding
+  int splits = 1;                           // split-K factor
+  size_t a_hi = 0, a_lo = 0, b_hi = 0, b_lo = 0, partials = 0;
+  size_t bytes = 0;
+};
+
+TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+
+// Splits op(A) and op(B) into K-major, zero-padded hi/lo planes in the workspace.
+cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                                  char* workspace, cudaStream_t stream);
+
+// mma.sync mainloop over the split planes (+ split-K reduction when planned).
+cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                                 char* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+// The full family: split, Tensor Core mainloop, split-K reduction when planned.
+cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                           void* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+}  // namespace ecgemm::detail

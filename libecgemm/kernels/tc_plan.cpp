@@ -1,0 +1,42 @@
+// Workspace planning for the Tensor Core family (host code).
+#include <algorithm>
+
+#include "tc_config.hpp"
+
+namespace ecgemm::detail {
+
+TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k,
+                              const DeviceInfo& dev) {
+  constexpr size_t kAlign = 256;
+  TcWorkspace w;
+  const int64_t k_align = kTileKBytes / static_cast<int64_t>(element_bytes(method));
+  w.m_pad = round_up(m, kTileM);
+  w.n_pad = round_up(n, kTileN);
+  w.k_pad = round_up(k, kPadKBytes / static_cast<int64_t>(element_bytes(method)));
+  // Split K when the output tiles alone cannot fill the GPU; keep >= 8 k-tiles each.
+  const int64_t tiles = (w.m_pad / kTileM) * (w.n_pad / kTileN);
+  const int64_t k_tiles = w.k_pad / k_align;
+  if (tiles < dev.sm_count) {
+    const int64_t want = (dev.sm_count + tiles - 1) / tiles;
+    w.splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(want, k_tiles / 8)));
+  }
+  const size_t plane_a = static_cast<size_t>(w.m_pad * w.k_pad) * element_bytes(method);
+  const size_t plane_b = static_cast<size_t>(w.n_pad * w.k_pad) * element_bytes(method);
+  size_t off = 0;
+  auto take = [&](size_t bytes) {
+    const size_t at = off;
+    off += (bytes + kAlign - 1) / kAlign * kAlign;
+    return at;
+  };
+  w.a_hi = take(plane_a);
+  w.b_hi = take(plane_b);
+  if (uses_lo(method)) {
+    w.a_lo = take(plane_a);
+    w.b_lo = take(plane_b);
+  }
+  if (w.splits > 1) w.partials = take(static_cast<size_t>(w.splits * w.m_pad * w.n_pad) * 4);
+  w.bytes = off;
+  return w;
+}
+
+}  // namespace ecgemm::detail

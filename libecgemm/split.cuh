@@ -1,0 +1,118 @@
+// The one definition of ecgemm's split numerics (DESIGN.md §1), compiled for the
+// kernels and for the host (tests and the Python numerics lab use the host build).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__CUDACC__)
+#  include <cuda_fp16.h>
+#endif
+
+#if defined(__CUDACC__)
+#  define ECGEMM_HD __host__ __device__ __forceinline__
+#else
+#  define ECGEMM_HD inline
+#endif
+
+namespace ecgemm {
+
+// halfhalf stores lo scaled by 2^11 so that it stays out of FP16's subnormal range.
+constexpr float kHalfLoScale = 2048.0f;
+constexpr float kHalfLoUnscale = 1.0f / 2048.0f;
+
+struct SplitValue {
+  float hi;  // the stored high part, widened to float (exact)
+  float lo;  // the stored low part, widened to float (exact; still scaled for halfhalf)
+};
+
+ECGEMM_HD uint32_t float_bits(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+
+ECGEMM_HD float bits_float(uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+ECGEMM_HD bool is_finite_bits(uint32_t u) { return (u & 0x7f800000u) != 0x7f800000u; }
+
+// TF32 keeps 10 of FP32's 23 mantissa bits. Round to nearest, ties away from zero,
+// exactly as cvt.rna.tf32.f32; written in integer operations so host and device
+// share it bit for bit. A finite x that would round up past FLT_MAX is truncated
+// instead: hi stays finite and lo = x - hi stays exact.
+ECGEMM_HD float tf32_rna(float x) {
+  constexpr uint32_t kDroppedBits = 0x1fffu;
+  constexpr uint32_t kHalfUlp = 0x1000u;
+  const uint32_t u = float_bits(x);
+  if (!is_finite_bits(u)) return x;
+  const uint32_t rounded = (u + kHalfUlp) & ~kDroppedBits;
+  if (!is_finite_bits(rounded)) return bits_float(u & ~kDroppedBits);
+  return bits_float(rounded);
+}
+
+// IEEE binary16 round-to-nearest-even with subnormals and overflow to Inf, returned
+// as the float it represents. The device uses the hardware conversion; the host
+// path implements the same IEEE rounding, and tests hold the two equal bit for bit.
+ECGEMM_HD float fp16_rn(float x) {
+  const uint32_t u = float_bits(x);
+  if (!is_finite_bits(u)) return x;  // Inf and NaN (payload kept) pass through
+#if defined(__CUDA_ARCH__)
+  return __half2float(__float2half_rn(x));
+#else
+  const uint32_t sign = u & 0x80000000u;
+  const uint32_t mag = u & 0x7fffffffu;
+  // Smallest magnitude that rounds to Inf: 65504 + half an FP16 ulp (32) = 65520.
+  if (mag >= 0x477ff000u) return bits_float(sign | 0x7f800000u);
+  const int exponent = static_cast<int>(mag >> 23) - 127;
+  // FP16 keeps 10 fraction bits for normals (exponent >= -14); below that the
+  // spacing is fixed at 2^-24, so fewer bits survive.
+  const int kept = exponent >= -14 ? 10 : 10 - (-14 - exponent);
+  if (kept < -1) return bits_float(sign);  // below half of 2^-24: rounds to zero
+  // Round |x| to a multiple of that spacing, 2^(exponent - kept), with RNE in
+  // integer arithmetic on the significand (implicit bit included: x is normal here).
+  const uint32_t significand = (mag & 0x7fffffu) | 0x800000u;
+  const int shift = 23 - kept;  // 13 for FP16 normals, up to 24
+  const uint32_t half = 1u << (shift - 1);
+  const uint32_t rest = significand & ((1u << shift) - 1u);
+  uint32_t q = significand >> shift;
+  if (rest > half || (rest == half && (q & 1u))) ++q;
+  // q < 2^12 and the power of two lies in [2^-24, 2^5]: the product is exact.
+  const float pow2 = bits_float(static_cast<uint32_t>(exponent - kept + 127) << 23);
+  const float value = static_cast<float>(q) * pow2;
+  return bits_float(float_bits(value) | sign);
+#endif
+}
+
+// hi and lo of one FP32 value per DESIGN.md §1. Non-finite x, or a hi that
+// overflowed, gets lo = 0: Inf - Inf would otherwise turn an Inf input into NaN.
+ECGEMM_HD SplitValue split_tf32(float x) {
+  const float hi = tf32_rna(x);
+  if (!is_finite_bits(float_bits(hi))) return {hi, 0.0f};
+  return {hi, tf32_rna(x - hi)};
+}
+
+ECGEMM_HD SplitValue split_half(float x) {
+  const float hi = fp16_rn(x);
+  if (!is_finite_bits(float_bits(hi))) return {hi, 0.0f};
+  return {hi, fp16_rn((x - hi) * kHalfLoScale)};
+}
+
+ECGEMM_HD SplitValue split_markidis(float x) {
+  const float hi = fp16_rn(x);
+  if (!is_finite_bits(float_bits(hi))) return {hi, 0.0f};
+  return {hi, fp16_rn(x - hi)};
+}
+
+}  // namespace ecgemm

@@ -1,0 +1,40 @@
+"""ecgemm: error-corrected single-precision GEMM on NVIDIA Tensor Cores.
+
+FP32-accurate matrix products computed on Tensor Cores by splitting each float32
+into a high and a low part (Ootomo & Yokota, 2022). Operands are NumPy arrays
+(copied to the GPU and back) or GPU arrays with ``__cuda_array_interface__``
+(CuPy, PyTorch, Numba: used in place).
+
+>>> import numpy as np, ecgemm
+>>> a = np.random.rand(512, 256).astype(np.float32)
+>>> c = ecgemm.matmul(a, a.T)                       # doctest: +SKIP
+
+Public names: :func:`matmul`, :func:`sgemm`, :class:`Handle`, :data:`MODES`,
+:class:`EcgemmError`, :func:`device_count`, :func:`get_include`.
+"""
+
+import os as _os
+
+from ._api import matmul, sgemm
+from ._ecgemm import Handle, device_count
+from ._ecgemm import version as _library_version
+from ._errors import EcgemmError
+from ._modes import MODES
+
+__version__ = _library_version()
+
+__all__ = ["EcgemmError", "Handle", "MODES", "device_count", "get_include", "matmul", "sgemm"]
+
+
+def get_include() -> str:
+    """Directory holding ``ecgemm.h`` and the ``_ecgemm.pxd`` Cython declarations.
+
+    For Cython code that ``cimport``\\ s ecgemm: add this directory to the include
+    path and link against the ``libecgemm`` shared library installed beside it.
+    """
+    return _os.path.dirname(_os.path.abspath(__file__))
+
+
+# Private entry points for ecgemm's own numerics tests (not part of the API).
+from ._ecgemm import _split_device, _split_host, _validate  # noqa: E402
+from ._ecgemm import device_properties as _device_properties  # noqa: E402

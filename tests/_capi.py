@@ -1,0 +1,61 @@
+"""ctypes view of libecgemm's C ABI, for tests that exercise the library directly
+(independent of the Cython binding)."""
+from __future__ import annotations
+
+import ctypes
+import glob
+import importlib.util
+import os
+
+STATUS = {
+    "SUCCESS": 0, "NOT_INITIALIZED": 1, "ALLOC_FAILED": 3, "INVALID_VALUE": 7,
+    "ARCH_MISMATCH": 8, "EXECUTION_FAILED": 13, "INTERNAL_ERROR": 14,
+    "NOT_SUPPORTED": 15, "NO_DEVICE": 16,
+}
+MODES = {"tf32tf32": 0, "halfhalf": 1, "fp32": 2, "tf32": 3, "fp16": 4, "markidis": 5}
+OP = {"N": 0, "T": 1, "C": 2}
+
+
+def library_path() -> str | None:
+    """$ECGEMM_LIBRARY, else the libecgemm shipped inside the installed package."""
+    env = os.environ.get("ECGEMM_LIBRARY")
+    if env:
+        return env
+    spec = importlib.util.find_spec("ecgemm")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        found = sorted(glob.glob(os.path.join(folder, "libecgemm.so*")))
+        if found:
+            return found[0]
+    return None
+
+
+def load() -> ctypes.CDLL:
+    path = library_path()
+    if path is None:
+        raise FileNotFoundError("libecgemm not found: install the package or set ECGEMM_LIBRARY")
+    lib = ctypes.CDLL(path)
+    c_int, c_void_p, c_size_t = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
+    fptr = ctypes.c_void_p  # float* on host or device, passed as an address
+    sig = {
+        "ecgemm_get_status_string": ([c_int], ctypes.c_char_p),
+        "ecgemm_get_status_name": ([c_int], ctypes.c_char_p),
+        "ecgemm_get_version": ([], c_int),
+        "ecgemm_get_last_error_arg": ([], c_int),
+        "ecgemm_get_device_count": ([], c_int),
+        "ecgemm_create": ([ctypes.POINTER(c_void_p)], c_int),
+        "ecgemm_destroy": ([c_void_p], c_int),
+        "ecgemm_set_stream": ([c_void_p, c_void_p], c_int),
+        "ecgemm_set_mode": ([c_void_p, c_int], c_int),
+        "ecgemm_get_mode": ([c_void_p, ctypes.POINTER(c_int)], c_int),
+        "ecgemm_set_pointer_mode": ([c_void_p, c_int], c_int),
+        "ecgemm_get_workspace_size": ([c_void_p, c_int, c_int, c_int, ctypes.POINTER(c_size_t)], c_int),
+        "ecgemm_sgemm": ([c_void_p, c_int, c_int, c_int, c_int, c_int, fptr, fptr, c_int,
+                          fptr, c_int, fptr, fptr, c_int], c_int),
+        "ecgemm_internal_validate": ([c_int] * 8, c_int),
+        "ecgemm_internal_split_host": ([c_int, fptr, fptr, fptr, c_size_t], c_int),
+        "ecgemm_internal_split_device": ([c_int, fptr, fptr, fptr, c_size_t], c_int),
+    }
+    for name, (args, res) in sig.items():
+        fn = getattr(lib, name)
+        fn.argtypes, fn.restype = args, res
+    return lib

@@ -1,0 +1,70 @@
+"""Quick developer probe on a GPU: every mode's throughput and residual against
+cuBLAS SGEMM (PyTorch) at a few sizes, through the C ABI (ctypes). The full
+comparison lives in bench/; this is the short loop used while tuning kernels."""
+import argparse
+import ctypes
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from _capi import MODES, load  # noqa: E402
+
+lib = load()
+
+
+def time_ms(fn, reps=10):
+    fn()
+    torch.cuda.synchronize()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(reps):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return sorted(times)[len(times) // 2]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--sizes", default="1024,4096,8192")
+    p.add_argument("--modes", default=",".join(MODES))
+    args = p.parse_args()
+    h = ctypes.c_void_p()
+    assert lib.ecgemm_create(ctypes.byref(h)) == 0
+    stream = torch.cuda.current_stream().cuda_stream
+    lib.ecgemm_set_stream(h, stream)
+    one, zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
+    print(f"{torch.cuda.get_device_name()}  torch {torch.__version__}")
+    print(f"{'n':>6} {'method':>10} {'ms':>9} {'TFLOP/s':>8} {'x SGEMM':>8} {'residual':>10}")
+    for n in map(int, args.sizes.split(",")):
+        a = torch.rand(n, n, device="cuda") * 2 - 1
+        b = torch.rand(n, n, device="cuda") * 2 - 1
+        ref = a.double() @ b.double()
+        flops = 2.0 * n ** 3
+        torch.backends.cuda.matmul.allow_tf32 = False
+        c_ref = torch.empty_like(a)
+        t_sgemm = time_ms(lambda: torch.matmul(a, b, out=c_ref))
+        res_sgemm = (torch.linalg.norm(c_ref.double() - ref) / torch.linalg.norm(ref)).item()
+        print(f"{n:6d} {'cublas':>10} {t_sgemm:9.3f} {flops / t_sgemm / 1e9:8.1f} {1.0:8.2f} {res_sgemm:10.3e}")
+        for mode in args.modes.split(","):
+            lib.ecgemm_set_mode(h, MODES[mode])
+            c = torch.full_like(a, float("nan"))
+            # column-major view: C^T = B^T A^T on row-major torch storage
+            call = lambda: lib.ecgemm_sgemm(h, 0, 0, n, n, n, ctypes.addressof(one), b.data_ptr(), n,
+                                            a.data_ptr(), n, ctypes.addressof(zero), c.data_ptr(), n)
+            if mode == "fp32" and n > 4096:
+                continue
+            st = call()
+            assert st == 0, st
+            t = time_ms(call)
+            res = (torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref)).item()
+            print(f"{n:6d} {mode:>10} {t:9.3f} {flops / t / 1e9:8.1f} {t_sgemm / t:8.2f} {res:10.3e}")
+    lib.ecgemm_destroy(h)
+
+
+if __name__ == "__main__":
+    main()

@@ -8,11 +8,15 @@ has compute capability 8.0 or newer.
 from __future__ import annotations
 
 import functools
-from typing import Optional
+from importlib import metadata
+from typing import List, Optional
 
 import pytest
 
 MIN_COMPUTE_CAPABILITY = (8, 0)
+# Array packages whose operands the GPU tests use, reported in the header of each run.
+ARRAY_PACKAGES = ("numpy", "cupy-cuda13x", "cupy-cuda12x", "cupy", "torch", "numba",
+                  "numba-cuda")
 
 
 @functools.lru_cache(maxsize=None)
@@ -44,3 +48,22 @@ def pytest_collection_modifyitems(config, items):
         return
     for item in gpu_items:
         item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_report_header(config) -> List[str]:
+    """Versions of the array packages (read from metadata, nothing imported) and the GPU."""
+    versions = []
+    for name in ARRAY_PACKAGES:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            pass
+    reason = gpu_skip_reason()
+    if reason is None:
+        import ecgemm
+
+        props = ecgemm._device_properties(0)
+        gpu = f"{props['name']} (sm_{''.join(map(str, props['compute_capability']))})"
+    else:
+        gpu = f"none, gpu tests skip: {reason}"
+    return [f"array packages: {', '.join(versions) or 'none'}", f"GPU: {gpu}"]

@@ -18,6 +18,9 @@ import os as _os
 from ._api import matmul, sgemm
 from ._ecgemm import Handle, device_count
 from ._ecgemm import version as _library_version
+# Private entry points for ecgemm's own tests and numerics lab (not part of the API).
+from ._ecgemm import _split_device, _split_host, _validate  # noqa: F401
+from ._ecgemm import device_properties as _device_properties  # noqa: F401
 from ._errors import EcgemmError
 from ._modes import MODES
 
@@ -34,7 +37,3 @@ def get_include() -> str:
     """
     return _os.path.dirname(_os.path.abspath(__file__))
 
-
-# Private entry points for ecgemm's own numerics tests (not part of the API).
-from ._ecgemm import _split_device, _split_host, _validate  # noqa: E402
-from ._ecgemm import device_properties as _device_properties  # noqa: E402

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numbers
 import threading
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
 from . import _ecgemm
-from ._layout import GemmPlan, check_layout, plan_gemm
+from ._layout import check_layout, plan_gemm
 from ._modes import normalize_mode
 from ._operands import (Operand, as_operand, check_no_overlap, check_same_side,
                         check_writable)
@@ -75,12 +75,20 @@ def matmul(a: Any, b: Any, *, out: Any = None, alpha: float = 1.0, beta: float =
     ------
     TypeError
         An operand is not float32 (no silent cast), not an array, or host and GPU
-        operands are mixed.
+        operands are mixed (no implicit transfers: move them to one side).
     ValueError
         Shapes do not agree, `out` is read-only or overlaps an input, a layout has
         no unit stride, operands are on different devices, or `beta` needs `out`.
     ecgemm.EcgemmError
         The library or the GPU failed (e.g. ``ECGEMM_STATUS_NO_DEVICE``).
+
+    Notes
+    -----
+    NumPy operands are copied to the GPU (staging buffers packed to ld = rows),
+    computed and copied back; the call returns when the result is in place. GPU
+    operands are used where they are and the call returns once the work is queued.
+    A result that ecgemm allocates comes from `a`'s package on its current device
+    and stream; if you pass another `stream=`, synchronise before using it there.
 
     Examples
     --------
@@ -95,6 +103,8 @@ def matmul(a: Any, b: Any, *, out: Any = None, alpha: float = 1.0, beta: float =
         raise ValueError(f"matmul: a has shape {A.shape} and b has shape {B.shape}: "
                          f"a.shape[1] = {A.shape[1]} != b.shape[0] = {B.shape[0]}")
     shape = (A.shape[0], B.shape[1])
+    check_layout(A)
+    check_layout(B)
     alpha, beta = _scalar(alpha, "alpha"), _scalar(beta, "beta")
     if C is not None:
         _check_output(C, shape, A, B)
@@ -206,9 +216,10 @@ def _check_options(mode: Any, handle: Any, stream: Any) -> Tuple[Optional[str], 
     return normalize_mode(mode), (None if stream is None else stream_handle(stream))
 
 
-def _device_and_handle(operands, handle) -> Tuple[int, "_ecgemm.Handle"]:
+def _device_and_handle(operands: Tuple[Optional[Operand], ...],
+                       handle: Optional["_ecgemm.Handle"]) -> Tuple[int, "_ecgemm.Handle"]:
     """The one device that holds the GPU operands, and the handle to use there."""
-    devices = {}
+    devices: Dict[int, str] = {}  # device -> name of the first operand found there
     for op in operands:
         if op is not None and op.size:
             devices.setdefault(_ecgemm.pointer_device(op.ptr, op.name), op.name)

@@ -18,7 +18,7 @@ from libc.stddef cimport size_t
 cimport ecgemm._cudart as rt
 
 from ecgemm._errors import EcgemmError
-from ecgemm._modes import MODES, normalize_mode
+from ecgemm._modes import normalize_mode
 from ecgemm._streams import stream_handle
 
 cdef extern from "internal.h" nogil:
@@ -115,7 +115,7 @@ def device_count():
 
 def current_device():
     """This thread's current CUDA device; ``EcgemmError`` (NO_DEVICE) without a GPU."""
-    cdef int device
+    cdef int device = 0
     cdef rt.cudaError_t error
     with nogil:
         error = rt.cudaGetDevice(&device)
@@ -151,7 +151,7 @@ def pointer_device(uintptr_t ptr, str name):
 
 cdef int _enter_device(int device) except -1:
     """Make `device` current; return the device that was."""
-    cdef int previous
+    cdef int previous = 0
     cdef rt.cudaError_t error
     with nogil:
         error = rt.cudaGetDevice(&previous)
@@ -179,8 +179,9 @@ cdef class Handle:
         CUDA device ordinal; default: the current device.
     stream : int or stream object, optional
         Stream for every call made with this handle (an int handle, a
-        ``cupy.cuda.Stream``, a ``torch.cuda.Stream``...). Default ``None``:
-        follow the operands' package's current stream at each call.
+        ``cupy.cuda.Stream``, a ``torch.cuda.Stream``...); only its raw handle is
+        kept, so keep the stream object alive. Default ``None``: follow the
+        operands' package's current stream at each call.
     mode : str
         Default mode of calls made with this handle; one of ``ecgemm.MODES``.
 
@@ -348,7 +349,7 @@ cdef int _run(SgemmCall* call) except -1:
 
 cdef int _stream_wait(uintptr_t consumer, uintptr_t producer) except -1:
     """Make `consumer` wait for the work enqueued on `producer` so far (no host wait)."""
-    cdef rt.cudaEvent_t event
+    cdef rt.cudaEvent_t event = NULL
     cdef rt.cudaError_t error
     with nogil:
         error = rt.cudaEventCreateWithFlags(&event, rt.cudaEventDisableTiming)
@@ -502,7 +503,7 @@ def benchmark_host(Handle handle, plan, mode, int repeats):
     cdef rt.cudaEvent_t start = NULL
     cdef rt.cudaEvent_t end = NULL
     cdef rt.cudaError_t error
-    cdef float elapsed
+    cdef float elapsed = 0.0
     cdef int previous
     times = []
     with handle._lock:

@@ -42,13 +42,11 @@ class GemmPlan(NamedTuple):
     c: Stored
 
 
-def column_major_ld(op: Operand) -> Optional[int]:
-    """``ld`` if `op` (rows x cols) is column-major, else None.
+def column_major_ld(rows: int, cols: int, row_stride: int, col_stride: int) -> Optional[int]:
+    """``ld`` if a rows x cols matrix with these element strides is column-major, else None.
 
     A stride along an extent of 0 or 1 never moves, so it does not count.
     """
-    rows, cols = op.shape
-    row_stride, col_stride = op.strides
     if rows == 0 or cols == 0:  # no element is ever addressed
         return max(1, rows)
     if rows > 1 and row_stride != 1:
@@ -59,14 +57,14 @@ def column_major_ld(op: Operand) -> Optional[int]:
 
 
 def _stored(op: Operand) -> Tuple[int, Stored]:
-    """How the ABI reads logical matrix `op`: (OP_N, op itself) or (OP_T, op^T)."""
-    ld = column_major_ld(op)
+    """How the ABI reads logical matrix `op`: (OP_N, op as stored) or (OP_T, op^T as stored)."""
+    (rows, cols), (row_stride, col_stride) = op.shape, op.strides
+    ld = column_major_ld(rows, cols, row_stride, col_stride)
     if ld is not None:
-        return OP_N, Stored(op, op.shape[0], op.shape[1], ld)
-    transposed = op.transposed()
-    ld = column_major_ld(transposed)
+        return OP_N, Stored(op, rows, cols, ld)
+    ld = column_major_ld(cols, rows, col_stride, row_stride)
     if ld is not None:
-        return OP_T, Stored(op, transposed.shape[0], transposed.shape[1], ld)
+        return OP_T, Stored(op, cols, rows, ld)
     raise ValueError(
         f"{op.name} has shape {op.shape} and strides {tuple(s * 4 for s in op.strides)} bytes: "
         f"ecgemm needs one unit stride (and the other at least the extent it steps over), "
@@ -85,17 +83,22 @@ def plan_gemm(a: Operand, b: Operand, c: Operand) -> GemmPlan:
     Shapes must already agree; raises ``ValueError`` for layouts the ABI cannot
     describe and for sizes beyond its 32-bit integers.
     """
-    for op in (a, b, c):
-        check_layout(op)  # first, so that a message shows the operand as the caller passed it
-    if column_major_ld(c) is None:
-        a, b, c = b.transposed(), a.transposed(), c.transposed()  # C^T = B^T A^T
-    transa, stored_a = _stored(a)
-    transb, stored_b = _stored(b)
-    _, stored_c = _stored(c)
-    plan = GemmPlan(transa, transb, c.shape[0], c.shape[1], a.shape[1],
-                    stored_a, stored_b, stored_c)
+    trans_a, stored_a = _stored(a)
+    trans_b, stored_b = _stored(b)
+    trans_c, stored_c = _stored(c)
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    if trans_c == OP_N:  # C is column-major: C = op(A) op(B)
+        plan = GemmPlan(trans_a, trans_b, m, n, k, stored_a, stored_b, stored_c)
+    else:
+        # C^T is column-major: C^T = B^T A^T. Transposing an operand flips its
+        # flag and leaves its storage as it is, so nothing moves.
+        plan = GemmPlan(_flip(trans_b), _flip(trans_a), n, m, k, stored_b, stored_a, stored_c)
     _check_int32(plan)
     return plan
+
+
+def _flip(trans: int) -> int:
+    return OP_T if trans == OP_N else OP_N
 
 
 def _check_int32(plan: GemmPlan) -> None:

@@ -7,8 +7,7 @@ or converted; an operand that ecgemm cannot use as it is raises ``TypeError`` or
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -23,9 +22,8 @@ _CONVERSION_HINTS = {
 }
 
 
-@dataclass(frozen=True)
-class Operand:
-    """A 2-D float32 matrix as ecgemm sees it.
+class Operand(NamedTuple):
+    """A 2-D float32 matrix as ecgemm sees it (a tuple: cheap to make and to transpose).
 
     Attributes
     ----------
@@ -65,7 +63,7 @@ class Operand:
 
     def transposed(self) -> "Operand":
         """The same memory seen as the transpose (no copy)."""
-        return replace(self, shape=self.shape[::-1], strides=self.strides[::-1])
+        return self._replace(shape=self.shape[::-1], strides=self.strides[::-1])
 
     def byte_range(self) -> Tuple[int, int]:
         """``[first, last)`` bytes that the matrix spans; empty for an empty matrix."""

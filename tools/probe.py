@@ -32,6 +32,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--sizes", default="1024,4096,8192")
     p.add_argument("--modes", default=",".join(MODES))
+    p.add_argument("--overhead", action="store_true", help="also time tiny-GEMM per-call cost")
     args = p.parse_args()
     h = ctypes.c_void_p()
     assert lib.ecgemm_create(ctypes.byref(h)) == 0
@@ -63,6 +64,24 @@ def main():
             t = time_ms(call)
             res = (torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref)).item()
             print(f"{n:6d} {mode:>10} {t:9.3f} {flops / t / 1e9:8.1f} {t_sgemm / t:8.2f} {res:10.3e}")
+    if args.overhead:
+        # Per-call cost of a tiny GEMM: host enqueue time alone, and with the GPU's share.
+        import time
+        for mode in ("tf32tf32", "fp32"):
+            lib.ecgemm_set_mode(h, MODES[mode])
+            a = torch.rand(64, 64, device="cuda")
+            c = torch.empty_like(a)
+            call = lambda: lib.ecgemm_sgemm(h, 0, 0, 64, 64, 64, ctypes.addressof(one), a.data_ptr(), 64,
+                                            a.data_ptr(), 64, ctypes.addressof(zero), c.data_ptr(), 64)
+            call()
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(2000):
+                call()
+            t1 = time.perf_counter()
+            torch.cuda.synchronize()
+            t2 = time.perf_counter()
+            print(f"64^3 {mode}: host {(t1 - t0) / 2e-3:.1f} us/call, host+GPU {(t2 - t0) / 2e-3:.1f} us/call")
     lib.ecgemm_destroy(h)
 
 

@@ -16,7 +16,8 @@ relative to |alpha| sum|a*b| + |beta*c|, u = 2^-24:
   tf32, fp16            2^-9 + 4(k+2)u      one uncorrected pass: 11-bit significands
 Entries are sign * m * 2^e with e in [-4, 4], inside FP16's range.
 
-Environment: ECGEMM_TEST_CUDA_ARCHITECTURES (default 80-real) picks what
+Environment: ECGEMM_TEST_CUDA_ARCHITECTURES (default 80-real;90a-real: Ampere, Ada
+and Hopper GPUs run it) picks what
 libecgemm is compiled for. Missing tools (cmake, nvcc, a C compiler, gfortran,
 pkg-config, the reference BLAS) skip the tests that need them, with the reason.
 """
@@ -96,7 +97,7 @@ def install(tmp_path_factory) -> Install:
         pytest.skip("nvcc not found (and CUDACXX unset): libecgemm cannot be compiled")
     root = tmp_path_factory.mktemp("linking")
     build, prefix = root / "build", root / "prefix"
-    arch = os.environ.get("ECGEMM_TEST_CUDA_ARCHITECTURES", "80-real")
+    arch = os.environ.get("ECGEMM_TEST_CUDA_ARCHITECTURES", "80-real;90a-real")
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
     _run([cmake, "-S", REPO, "-B", build, *generator, "-DCMAKE_BUILD_TYPE=Release",
           f"-DECGEMM_CUDA_ARCHITECTURES={arch}", f"-DCMAKE_INSTALL_PREFIX={prefix}",

@@ -1,13 +1,15 @@
-// Tensor Core mainloop (mma.sync; sm_80 and newer, Hopper included until its own
-// path lands) over the pre-split, K-major, zero-padded operand planes.
+// Tensor Core mainloop (mma.sync; sm_80 and newer; Hopper takes sm90_tc_gemm.cu
+// when the sm_90a code is built) over the pre-split, K-major, zero-padded planes.
 //
 // Error correction (Ootomo & Yokota 2022): per MMA k-step, hi·hi is issued with a
 // zero accumulator and added to `promoted` by an FP32 add (round-to-nearest), because
 // the Tensor Core's own accumulation truncates. lo·hi + hi·lo accumulate inside the
 // Tensor Core in `correction`, whose small magnitude makes truncation harmless there.
+// Markidis, the baseline, keeps all four products inside the Tensor Core (hi·hi in
+// `promoted`, the rest in `correction`, both truncating), so its error grows with k.
 #include <cuda_fp16.h>
 
-#include <algorithm>
+#include <type_traits>
 
 #include "mma_sm80.cuh"
 #include "tc_config.hpp"
@@ -112,7 +114,7 @@ __device__ __forceinline__ void load_frags(Frags& f, uint32_t a_plane, uint32_t 
 
 struct Accumulators {
   float promoted[kFragsM][kFragsN][4];  // hi·hi, or the only accumulator
-  float correction[kFragsM][kFragsN][4];  // lo·hi + hi·lo
+  float correction[kFragsM][kFragsN][4];  // lo·hi + hi·lo (+ lo·lo for Markidis)
 };
 
 template <TcMethod M>
@@ -134,9 +136,10 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, const Frags& hi, con
 #pragma unroll
         for (int x = 0; x < 4; ++x) sum[x] += d[x];  // the round-to-nearest promotion
       } else if constexpr (kScheme == Scheme::kFourProducts) {
-        Mma::run(sum, lo.a[mi], lo.b[ni], sum);
-        Mma::run(sum, lo.a[mi], hi.b[ni], sum);
-        Mma::run(sum, hi.a[mi], lo.b[ni], sum);
+        float(&corr)[4] = acc.correction[mi][ni];
+        Mma::run(corr, lo.a[mi], lo.b[ni], corr);
+        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
+        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
         Mma::run(sum, hi.a[mi], hi.b[ni], sum);
       } else {
         Mma::run(sum, hi.a[mi], hi.b[ni], sum);
@@ -210,28 +213,16 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
         const int64_t row = tile.m0 + warp_m * kWarpTileM + mi * 16 + g + (x / 2) * 8;
         const int64_t col = tile.n0 + warp_n * kWarpTileN + ni * 8 + 2 * t + (x % 2);
         float v = acc.promoted[mi][ni][x];
-        if constexpr (Traits<M>::kScheme == Scheme::kCorrected)
-          v += acc.correction[mi][ni][x] * Traits<M>::kCorrScale;
+        // An infinite hi·hi sum is what FP32 arithmetic gives; the correction would
+        // only add Inf·lo terms whose signs follow the remainders' (Inf - Inf = NaN).
+        if constexpr (Traits<M>::kScheme != Scheme::kOnePass)
+          if (!isinf(v)) v += acc.correction[mi][ni][x] * Traits<M>::kCorrScale;
         if (!direct) {
           partial[col * m_pad + row] = v;
         } else if (row < args.m && col < args.n) {
           store_epilogue(args.c + col * args.ldc + row, v, alpha, beta);
         }
       }
-}
-
-// Sums the split-K partials in a fixed order (deterministic) and applies alpha, beta.
-__global__ void reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
-                                     int64_t n_pad, GemmArgs args) {
-  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  const int64_t total = args.m * args.n;
-  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t row = idx % args.m, col = idx / args.m;
-    float sum = 0.0f;
-    for (int s = 0; s < splits; ++s) sum += partials[s * m_pad * n_pad + col * m_pad + row];
-    store_epilogue(args.c + col * args.ldc + row, sum, alpha, beta);
-  }
 }
 
 template <TcMethod M, int kStages>
@@ -252,10 +243,7 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(planes, tiles_m, tiles_n, per_split, k_tiles,
                                                  args, partials, w.m_pad, w.n_pad);
   if ((err = cudaGetLastError()) != cudaSuccess || w.splits == 1) return err;
-  const int64_t total = args.m * args.n;
-  const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * dev.sm_count));
-  reduce_splits_kernel<<<blocks, 256, 0, stream>>>(partials, w.splits, w.m_pad, w.n_pad, args);
-  return cudaGetLastError();
+  return launch_splitk_reduce(args, w, ws, dev, stream);
 }
 
 template <TcMethod M>

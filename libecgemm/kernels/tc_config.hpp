@@ -14,7 +14,7 @@ enum class TcMethod {
   kHalfx3,    // halfhalf: the same on FP16 parts, lo scaled by 2^11
   kTf32x1,    // one TF32 pass
   kHalfx1,    // one FP16 pass
-  kMarkidis,  // FP16 parts, unscaled lo, all four products inside the TC
+  kMarkidis,  // FP16 parts, unscaled lo, all four products accumulated inside the TC
 };
 
 constexpr bool uses_half(TcMethod m) { return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis; }
@@ -51,6 +51,17 @@ cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const T
 // mma.sync mainloop over the split planes (+ split-K reduction when planned).
 cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                  char* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+// wgmma mainloop (sm_90a) over the same planes (+ split-K reduction when planned).
+// Usable only where the sm_90a code was built, the GPU is cc 9.0 and the driver
+// gives out the tensor-map encoder; otherwise the family takes the sm80 mainloop.
+bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev);
+cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                                 char* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+// Adds the split-K partial planes in a fixed order and applies alpha, beta.
+cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
+                                 const char* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,

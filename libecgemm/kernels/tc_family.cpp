@@ -9,6 +9,8 @@ cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorksp
   char* ws = static_cast<char*>(workspace);
   const cudaError_t err = launch_split_operands(method, args, plan, ws, stream);
   if (err != cudaSuccess) return err;
+  if (sm90_mainloop_usable(method, plan, dev))
+    return launch_sm90_mainloop(method, args, plan, ws, dev, stream);
   return launch_sm80_mainloop(method, args, plan, ws, dev, stream);
 }
 

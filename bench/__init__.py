@@ -1,0 +1,7 @@
+"""ecgemm's benchmark: speed, accuracy and energy of ecgemm and its peers on one GPU, in one run.
+
+`python -m bench` (from the repository root) measures; `python -m bench --help` lists the options.
+Modules: profiles (what is measured), inputs (seeded test matrices), methods (the methods and their promises),
+timing, throughput, accuracy, energy, xla_peer/xla_worker (JAX in a subprocess), guards (validity verdicts),
+report (Markdown and JSON), plots, env (versions and clocks), runner (the order of a run), cli.
+"""

@@ -1,0 +1,171 @@
+"""The methods under test: what each promises, and how each computes C = A·B into a preallocated output.
+
+In-process methods work on float32 torch tensors on the current CUDA stream and allocate nothing per call.
+XLA's presets run in a subprocess (bench/xla_worker.py) and only their metadata lives here.
+"""
+import importlib.util
+from dataclasses import dataclass
+
+# What a method promises about its residual (bench/guards.py checks the promise on every case):
+FP32 = "fp32"                       # FP32-accurate: within an order of magnitude of cuBLAS SGEMM
+ONE_PASS = "one-pass"               # one TF32/FP16 product: ~2^-12 relative error, by design
+CORRECTED_FP16 = "corrected-fp16"   # Markidis: FP16 hi/lo, accumulated in the Tensor Core; better than one pass
+
+SGEMM = "cublas_sgemm"              # the denominator of every speed ratio
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    name: str
+    label: str
+    family: str            # ecgemm | cublas | triton | xla
+    promise: str
+    fp16_operands: bool    # operands pass through FP16: the paper's exponent types 2–4 are out of its range
+    detail: str
+
+    def as_dict(self):
+        return dict(self.__dict__)
+
+
+def _ecgemm(mode, promise, fp16, detail):
+    return MethodInfo(f"ecgemm_{mode}", f"ecgemm {mode}", "ecgemm", promise, fp16, detail)
+
+
+CATALOG = (
+    MethodInfo(SGEMM, "cuBLAS SGEMM", "cublas", FP32, False, "torch.matmul, FP32 SIMT (fp32_precision ieee)"),
+    _ecgemm("tf32tf32", FP32, False, "TF32 hi/lo, 3 products, hi·hi promoted with RN"),
+    _ecgemm("halfhalf", FP32, True, "FP16 hi/lo·2^11, 3 products, hi·hi promoted with RN"),
+    _ecgemm("fp32", FP32, False, "in-library FP32 SIMT kernel"),
+    _ecgemm("tf32", ONE_PASS, False, "one TF32 product"),
+    _ecgemm("fp16", ONE_PASS, True, "one FP16 product"),
+    _ecgemm("markidis", CORRECTED_FP16, True, "Markidis: FP16 hi/lo, 4 products in the Tensor Core"),
+    MethodInfo("cublas_tf32", "cuBLAS TF32 1-pass", "cublas", ONE_PASS, False, "torch.matmul, fp32_precision tf32"),
+    MethodInfo("cublas_fp16", "cuBLAS FP16 1-pass", "cublas", ONE_PASS, True,
+               "casts to half (timed) + cuBLAS FP16 GEMM with FP32 accumulation; output: see variant"),
+    MethodInfo("triton_tf32x3", "Triton tf32x3", "triton", FP32, False, "plain Triton kernel, tl.dot tf32x3"),
+    MethodInfo("xla_tf32x3", "XLA TF32_TF32_F32_X3", "xla", FP32, False, "jnp.matmul, DotAlgorithmPreset"),
+    MethodInfo("xla_bf16x6", "XLA BF16_BF16_F32_X6", "xla", FP32, False, "jnp.matmul, DotAlgorithmPreset"),
+)
+BY_NAME = {m.name: m for m in CATALOG}
+XLA_PRESETS = {"xla_tf32x3": "TF32_TF32_F32_X3", "xla_bf16x6": "BF16_BF16_F32_X6"}
+
+
+def select(patterns):
+    """Catalog entries whose name contains any of the comma-separated patterns (all when empty); SGEMM always,
+    since every ratio needs it."""
+    wanted = [p.strip() for p in (patterns or "").split(",") if p.strip()]
+    return [m for m in CATALOG if not wanted or m.name == SGEMM or any(p in m.name for p in wanted)]
+
+
+def set_tf32(torch, enabled):
+    """Allow or forbid TF32 in torch's FP32 matmuls (the new API where it exists: mixing the two raises)."""
+    matmul = torch.backends.cuda.matmul
+    if hasattr(matmul, "fp32_precision"):
+        matmul.fp32_precision = "tf32" if enabled else "ieee"
+    else:
+        matmul.allow_tf32 = enabled
+
+
+class InProcess:
+    """Binds the in-process methods to operands: bind(name, a, b, out) -> call() writing a @ b into out."""
+
+    def __init__(self, torch, infos):
+        self.torch = torch
+        self.reasons = {}          # name -> why it is unavailable
+        self.variants = {}         # name -> how it was run, where more than one way exists
+        self._binders = {}
+        self._ecgemm = self._handle = None
+        for info in infos:
+            if info.family == "xla":
+                continue
+            try:
+                self._binders[info.name] = self._binder(info)
+            except Exception as exc:  # noqa: BLE001  (an unavailable peer is reported, not fatal)
+                self.reasons[info.name] = f"{type(exc).__name__}: {exc}"
+
+    @property
+    def names(self):
+        return list(self._binders)
+
+    def bind(self, name, a, b, out):
+        return self._binders[name](a, b, out)
+
+    def close(self):
+        if self._handle is not None:
+            self._handle.__exit__(None, None, None)
+            self._handle = None
+
+    def _binder(self, info):
+        if info.name == SGEMM:
+            return lambda a, b, out: self._torch_matmul(a, b, out, tf32=False)
+        if info.name == "cublas_tf32":
+            return lambda a, b, out: self._torch_matmul(a, b, out, tf32=True)
+        if info.name == "cublas_fp16":
+            self._half_in_float_out()
+            return self._fp16_one_pass
+        if info.family == "triton":
+            from bench.triton_kernel import bind_matmul
+            return bind_matmul
+        if info.family == "ecgemm":
+            ecgemm, handle = self._ecgemm_handle()
+            mode = info.name[len("ecgemm_"):]
+            if mode not in ecgemm.MODES:
+                raise LookupError(f"ecgemm.MODES has no {mode!r}")
+            return lambda a, b, out: (lambda: ecgemm.matmul(a, b, out=out, mode=mode, handle=handle))
+        raise LookupError(f"no in-process binder for {info.name}")
+
+    def _torch_matmul(self, a, b, out, tf32):
+        torch = self.torch
+
+        def call():
+            set_tf32(torch, tf32)   # set on every call: the flag is global and other methods run in between
+            torch.matmul(a, b, out=out)
+        return call
+
+    def _fp16_one_pass(self, a, b, out):
+        """FP32 operands cast to half, one FP16 product with FP32 accumulation; the result is FP32 where torch
+        offers mm(..., out_dtype=float32) (as ecgemm's fp16 mode), else half cast back (overflows past 65504)."""
+        torch = self.torch
+        a16 = torch.empty_like(a, dtype=torch.float16)
+        b16 = torch.empty_like(b, dtype=torch.float16)
+        if self._half_in_float_out():
+            def call():
+                a16.copy_(a)
+                b16.copy_(b)
+                torch.mm(a16, b16, torch.float32, out=out)
+            return call
+        c16 = torch.empty_like(out, dtype=torch.float16)
+
+        def call():
+            a16.copy_(a)
+            b16.copy_(b)
+            torch.matmul(a16, b16, out=c16)
+            out.copy_(c16)
+        return call
+
+    def _half_in_float_out(self):
+        """Whether torch.mm takes out_dtype=float32 for half operands (PyTorch >= 2.8 on CUDA); probed once."""
+        if "cublas_fp16" not in self.variants:
+            torch = self.torch
+            x = torch.ones((16, 16), device="cuda", dtype=torch.float16)
+            y = torch.empty((16, 16), device="cuda", dtype=torch.float32)
+            try:
+                torch.mm(x, x, torch.float32, out=y)
+                ok = bool((y == 16).all())
+            except (TypeError, RuntimeError):
+                ok = False
+            self.variants["cublas_fp16"] = "float32 output (torch.mm out_dtype)" if ok else "half output, cast back"
+        return self.variants["cublas_fp16"].startswith("float32")
+
+    def _ecgemm_handle(self):
+        if self._ecgemm is None:
+            import ecgemm
+            stream = self.torch.cuda.current_stream().cuda_stream
+            handle = ecgemm.Handle(stream=stream)
+            self._handle = handle.__enter__()
+            self._ecgemm = ecgemm
+        return self._ecgemm, self._handle
+
+
+def jax_importable():
+    return importlib.util.find_spec("jax") is not None

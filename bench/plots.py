@@ -1,0 +1,143 @@
+"""PNG plots of a results dict: throughput and residual vs n, residual vs k, exponent types, GFLOP/J.
+Flagged or failed points are drawn hollow, so a fast but inaccurate method never looks like a plain win."""
+import math
+import statistics
+from collections import defaultdict
+
+from bench import guards
+from bench.methods import BY_NAME, CATALOG
+from bench.profiles import is_square
+
+FAMILY_STYLE = {"cublas": "--", "ecgemm": "-", "triton": ":", "xla": "-."}
+# ecgemm's accurate modes in strong colours, its one-pass modes in their light shades, cuBLAS in greys
+COLORS = {"cublas_sgemm": "#000000", "ecgemm_tf32tf32": "#d62728", "ecgemm_halfhalf": "#1f77b4",
+          "ecgemm_fp32": "#8c564b", "ecgemm_tf32": "#ff9896", "ecgemm_fp16": "#aec7e8", "ecgemm_markidis": "#9467bd",
+          "cublas_tf32": "#7f7f7f", "cublas_fp16": "#c7c7c7", "triton_tf32x3": "#2ca02c",
+          "xla_tf32x3": "#ff7f0e", "xla_bf16x6": "#bcbd22"}
+PLOTS = ("throughput.png", "residual_vs_k.png", "exponent_types.png", "energy.png")
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _series(rows, x_of, y_of):
+    """{method: sorted [(x, mean y, worst status)]} over rows with a y value."""
+    groups = defaultdict(list)
+    for r in rows:
+        if y_of(r) is not None:
+            groups[(r["method"], x_of(r))].append(r)
+    series = defaultdict(list)
+    for (method, x), group in groups.items():
+        series[method].append((x, statistics.fmean(y_of(r) for r in group),
+                               guards.worst(r.get("status", guards.OK) for r in group)))
+    return {m: sorted(v) for m, v in series.items()}
+
+
+def _lines(ax, series):
+    for m in CATALOG:
+        points = series.get(m.name)
+        if not points:
+            continue
+        xs, ys, _ = zip(*points)
+        ax.plot(xs, ys, FAMILY_STYLE[m.family], color=COLORS[m.name], label=m.label, linewidth=1.4)
+        for x, y, s in points:
+            bad = s in (guards.FLAG, guards.FAIL)
+            ax.plot([x], [y], "o", color=COLORS[m.name], markersize=5,
+                    markerfacecolor="none" if bad else COLORS[m.name])
+
+
+def plot_throughput(results, path):
+    plt = _pyplot()
+    rows = [r for r in results["throughput"] if is_square(r["shape"])]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    _lines(left, _series(rows, lambda r: r["shape"][0], lambda r: r.get("tflops")))
+    left.set(xlabel="n (m = k = n)", ylabel="TFLOP/s (2n³ / median time)",
+             title="Throughput, square FP32 GEMM")
+    left.set_xscale("log", base=2)
+    left.grid(True, alpha=0.3)
+    left.legend(fontsize=7)
+    _lines(right, _series(rows, lambda r: r["shape"][0], _finite_residual))
+    right.set(yscale="log", xlabel="n (m = k = n)", ylabel="relative residual vs FP64",
+              title="Residual of the timed call")
+    right.set_xscale("log", base=2)
+    right.grid(True, alpha=0.3)
+    _finish(fig, results, path)
+
+
+def plot_residual_vs_k(results, path):
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    _lines(ax, _series(results["accuracy"], lambda r: r["shape"][1], _finite_residual))
+    ax.set(yscale="log", xlabel="k", ylabel="relative residual vs FP64",
+           title="Accuracy vs k: 64×k×64, urand(−1, 1) (the paper's Figure 1)")
+    ax.set_xscale("log", base=2)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    _finish(fig, results, path)
+
+
+def plot_exponent_types(results, path):
+    plt = _pyplot()
+    series = _series(results["exp_types"], lambda r: r["exp_type"], _finite_residual)
+    methods = [m for m in CATALOG if m.name in series]
+    fig, ax = plt.subplots(figsize=(11, 5))
+    width = 0.8 / max(1, len(methods))
+    for i, m in enumerate(methods):
+        for j, (t, y, status) in enumerate(series[m.name]):
+            bad = status in (guards.FLAG, guards.FAIL)
+            ax.bar(t - 0.4 + (i + 0.5) * width, y, width, color=COLORS[m.name], label=None if j else m.label,
+                   alpha=0.45 if status == guards.RANGE else 1.0, hatch="///" if status == guards.RANGE else None,
+                   fill=not bad, edgecolor="white" if status == guards.RANGE else COLORS[m.name])
+    ax.set(yscale="log", xlabel="exponent type (hatched: outside FP16's range, documented)",
+           ylabel="relative residual vs FP64", title="The paper's exp_rand types 1–4")
+    ax.set_xticks(sorted({t for s in series.values() for t, _, _ in s}))
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    _finish(fig, results, path)
+
+
+def plot_energy(results, path):
+    plt = _pyplot()
+    rows = [r for r in results["energy"] if r.get("gflop_per_joule")]
+    rows.sort(key=lambda r: r["gflop_per_joule"])
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.5))
+    labels = [BY_NAME[r["method"]].label for r in rows]
+    bars = ax.barh(labels, [r["gflop_per_joule"] for r in rows], color=[COLORS[r["method"]] for r in rows])
+    for bar, r in zip(bars, rows):
+        ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, f" {r['watts']:.0f} W", va="center", fontsize=8)
+    n = rows[0]["n"] if rows else "?"
+    ax.set(xlabel="GFLOP/J", title=f"Energy efficiency at n = {n} (NVML energy counter)")
+    ax.grid(True, axis="x", alpha=0.3)
+    _finish(fig, results, path)
+
+
+def _finite_residual(r):
+    """Residuals a log axis can show (a NaN/Inf row is in the table and the flags, not on the plot)."""
+    x = r.get("residual")
+    return x if x is not None and math.isfinite(x) and x > 0 else None
+
+
+def _finish(fig, results, path):
+    fig.suptitle(f"{results.get('env', {}).get('gpu', '')} — ecgemm bench", fontsize=9, x=0.99, ha="right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def write_all(results, folder):
+    """Write every plot that has data; returns the paths written."""
+    written = []
+    for name, plot, section in (("throughput.png", plot_throughput, "throughput"),
+                                ("residual_vs_k.png", plot_residual_vs_k, "accuracy"),
+                                ("exponent_types.png", plot_exponent_types, "exp_types"),
+                                ("energy.png", plot_energy, "energy")):
+        if results.get(section):
+            path = folder / name
+            plot(results, path)
+            written.append(path)
+    return written

@@ -1,0 +1,168 @@
+// Thin PTX wrappers for the Hopper Tensor Core path: mbarriers, bulk tensor copies
+// (TMA), register reallocation and warpgroup MMAs (wgmma). Everything here needs
+// the sm_90a target; callers compile it only where ECGEMM_SM90A_DEVICE is set.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#  define ECGEMM_SM90A_DEVICE 1
+#endif
+
+#if defined(ECGEMM_SM90A_DEVICE)
+
+namespace ecgemm::detail::sm90 {
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarriers (CTA scope) ------------------------------------------------------
+
+__device__ __forceinline__ void mbarrier_init(uint32_t bar, uint32_t arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(arrivals));
+}
+// Makes the initialised barriers visible to the copy engine (the async proxy).
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+// One arrival that also announces `bytes` of copy-engine traffic for this phase.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+// Blocks until the phase with the given parity has completed.
+__device__ __forceinline__ void mbarrier_wait(uint32_t bar, uint32_t parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait_again:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_again;\n"
+      "}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+
+// ---- bulk tensor copy (TMA) -------------------------------------------------------
+
+__device__ __forceinline__ void prefetch_tensor_map(const void* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+// One box of a 2-D tensor map into shared memory; completion is counted in bytes on `bar`.
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* map, int32_t inner,
+                                            int32_t outer, uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar)
+      : "memory");
+}
+
+// ---- register reallocation between warpgroups --------------------------------------
+
+template <int kRegs>
+__device__ __forceinline__ void release_registers() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+}
+template <int kRegs>
+__device__ __forceinline__ void claim_registers() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+}
+
+// ---- warpgroup MMA ------------------------------------------------------------------
+
+// Shared-memory matrix descriptor for a K-major operand stored as the copy engine
+// writes it with 128-byte swizzling: rows of 128 bytes, 8-row groups 1024 bytes apart
+// (stride byte offset), group base 1024-byte aligned. Fields are in 16-byte units.
+__device__ __forceinline__ uint64_t kmajor_sw128_desc(uint32_t smem_addr) {
+  constexpr uint64_t kLeadingOffset = 1;            // unused by swizzled K-major layouts
+  constexpr uint64_t kStrideOffset = 1024 >> 4;     // next 8-row group
+  constexpr uint64_t kSwizzle128B = 1;
+  return static_cast<uint64_t>((smem_addr >> 4) & 0x3fff) | (kLeadingOffset << 16) |
+         (kStrideOffset << 32) | (kSwizzle128B << 62);
+}
+// A descriptor advanced by `bytes` along K inside the 128-byte swizzle row.
+__device__ __forceinline__ uint64_t desc_advance(uint64_t desc, uint32_t bytes) {
+  return desc + (bytes >> 4);
+}
+
+// Orders earlier register accesses before the next wgmma reads or writes them.
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+// Waits until at most kPending committed wgmma groups are still running.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+// Keeps the compiler from moving accesses of an accumulator across wgmma_wait /
+// wgmma_fence: the hardware writes it asynchronously, which the compiler cannot see.
+template <int kN>
+__device__ __forceinline__ void pin_registers(float (&r)[kN]) {
+#pragma unroll
+  for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(r[i])::"memory");
+}
+
+// The 64 accumulator operands of an m64n128 wgmma, %0..%63.
+#define ECGEMM_ACC8(i)                                                                   \
+  "+f"(d[i + 0]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]),        \
+      "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define ECGEMM_ACC64                                                                     \
+  ECGEMM_ACC8(0), ECGEMM_ACC8(8), ECGEMM_ACC8(16), ECGEMM_ACC8(24), ECGEMM_ACC8(32),     \
+      ECGEMM_ACC8(40), ECGEMM_ACC8(48), ECGEMM_ACC8(56)
+#define ECGEMM_ACC64_LIST                                                                \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "              \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "     \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "     \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+
+// D(64x128) = A(64xK) * B(128xK)^T + (kAccumulate ? D : 0), both operands K-major in
+// shared memory. kAccumulate = false is the zero-accumulator MMA whose result the
+// caller promotes with a round-to-nearest FP32 add. Thread t of the warpgroup holds
+// d[v] at row 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
+struct WgmmaF16 {
+  static constexpr int kKBytes = 32;  // k16 of FP16
+  template <bool kAccumulate>
+  __device__ __forceinline__ static void run(float (&d)[64], uint64_t a, uint64_t b) {
+    asm volatile(
+        "{\n"
+        ".reg .pred keep;\n"
+        "setp.ne.b32 keep, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " ECGEMM_ACC64_LIST
+        ", %64, %65, keep, 1, 1, 0, 0;\n"
+        "}\n"
+        : ECGEMM_ACC64
+        : "l"(a), "l"(b), "n"(kAccumulate ? 1 : 0));
+  }
+};
+
+struct WgmmaTf32 {
+  static constexpr int kKBytes = 32;  // k8 of TF32
+  template <bool kAccumulate>
+  __device__ __forceinline__ static void run(float (&d)[64], uint64_t a, uint64_t b) {
+    asm volatile(
+        "{\n"
+        ".reg .pred keep;\n"
+        "setp.ne.b32 keep, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " ECGEMM_ACC64_LIST
+        ", %64, %65, keep, 1, 1;\n"
+        "}\n"
+        : ECGEMM_ACC64
+        : "l"(a), "l"(b), "n"(kAccumulate ? 1 : 0));
+  }
+};
+
+#undef ECGEMM_ACC8
+#undef ECGEMM_ACC64
+#undef ECGEMM_ACC64_LIST
+
+}  // namespace ecgemm::detail::sm90
+
+#endif  // ECGEMM_SM90A_DEVICE

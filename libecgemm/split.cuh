@@ -55,8 +55,11 @@ ECGEMM_HD bool is_finite_bits(uint32_t u) { return (u & 0x7f800000u) != 0x7f8000
 ECGEMM_HD float tf32_rna(float x) {
   constexpr uint32_t kDroppedBits = 0x1fffu;
   constexpr uint32_t kHalfUlp = 0x1000u;
+  constexpr uint32_t kQuietNanBit = 0x00400000u;
   const uint32_t u = float_bits(x);
-  if (!is_finite_bits(u)) return x;
+  // A TF32 Tensor Core reads only the top 19 bits: a NaN whose payload lies wholly in
+  // the dropped bits would read as Inf. Quieting it sets a kept bit.
+  if (!is_finite_bits(u)) return (u & 0x007fffffu) ? bits_float(u | kQuietNanBit) : x;
   const uint32_t rounded = (u + kHalfUlp) & ~kDroppedBits;
   if (!is_finite_bits(rounded)) return bits_float(u & ~kDroppedBits);
   return bits_float(rounded);

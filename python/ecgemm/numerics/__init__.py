@@ -1,0 +1,29 @@
+"""ecgemm's numerics lab: the paper's analysis as code, on the CPU.
+
+- :func:`split` — hi/lo exactly as the kernels store them (libecgemm's host build of
+  its split functions); :func:`split_variant` — the same with another rounding.
+- :func:`exp_rand` — the paper's test matrices.
+- :func:`mantissa_kept`, :func:`kept_length_distribution` — Tables 1 and 2 by
+  enumeration of all 2^23 mantissas.
+- :func:`underflow_theory`, :func:`underflow_sampled` — P_u(e_v) and P_{u+gu}(e_v).
+- :func:`mma`, :func:`gemm` — a Tensor Core model (mma_rn / mma_rz) and every
+  ecgemm mode built on it; :func:`accumulation_experiment` — the paper's Figure 5.
+
+``python -m ecgemm.numerics --plot DIR`` draws the figures (needs matplotlib).
+"""
+
+from .emulator import MODES, TILE_K, gemm, mma, relative_residual
+from .exp_rand import exp_rand
+from .experiments import accumulation_experiment
+from .mantissa import expected_kept_length, kept_length_distribution, mantissa_kept, ulp
+from .rounding import FP16, FP32, TF32, Format, round_to
+from .split import LO_SCALE, METHODS, NATIVE_ROUNDING, reconstruct, split, split_variant
+from .underflow import p_l0, underflow_sampled, underflow_theory
+
+__all__ = [
+    "FP16", "FP32", "LO_SCALE", "METHODS", "MODES", "NATIVE_ROUNDING", "TF32", "TILE_K", "Format",
+    "accumulation_experiment", "exp_rand", "expected_kept_length", "gemm",
+    "kept_length_distribution", "mantissa_kept", "mma", "p_l0", "reconstruct",
+    "relative_residual", "round_to", "split", "split_variant", "ulp", "underflow_sampled",
+    "underflow_theory",
+]

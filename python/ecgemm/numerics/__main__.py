@@ -1,0 +1,46 @@
+"""python -m ecgemm.numerics: print the paper's tables; --plot DIR draws the figures."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .mantissa import expected_kept_length, kept_length_distribution
+from .underflow import underflow_theory
+
+
+def _print_tables() -> None:
+    for label, method, rounding in (("halfhalf, RN (Table 1)", "half", None),
+                                    ("halfhalf, RZ (Table 2)", "half", "rz"),
+                                    ("tf32tf32, RNA", "tf32", None)):
+        dist = kept_length_distribution(method, rounding)
+        cells = ", ".join(f"P({bits}) = {p}" for bits, p in sorted(dist.items(), reverse=True))
+        print(f"{label:24s} mean {float(expected_kept_length(dist)):.2f} bits: {cells}")
+    print("\nUnderflow of lo (the paper's formulas, RZ): P_u, P_u+gu")
+    print(" e_v | Markidis: lo = fp16(v - hi) | halfhalf: lo = fp16((v - hi) 2^11)")
+    for e_v in range(-14, 12, 2):
+        plain, scaled = underflow_theory(e_v), underflow_theory(e_v, scaled=True)
+        print(f"{e_v:4d} | {float(plain[0]):10.6f} {float(plain[1]):10.6f}     "
+              f"| {float(scaled[0]):10.6f} {float(scaled[1]):10.6f}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ecgemm.numerics", description=__doc__)
+    parser.add_argument("--plot", metavar="DIR", help="write the PNG figures into DIR")
+    args = parser.parse_args(argv)
+    if args.plot is None:
+        _print_tables()
+        return 0
+    from .plots import plot_all
+    try:
+        paths = plot_all(args.plot)
+    except ImportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in paths:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

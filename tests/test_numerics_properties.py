@@ -1,0 +1,232 @@
+"""Properties of the split and of the emulated GEMMs, searched by hypothesis (CPU)."""
+
+import numpy as np
+import pytest
+
+numerics = pytest.importorskip("ecgemm.numerics", reason="the ecgemm extension is not built")
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from _numerics_hypothesis import (DOCUMENTED_RANGE, PROFILE, accepted_error,  # noqa: E402
+                                  exp_rand_operands, exponent_ranges, safe_product_exponent)
+
+FP16_OVERFLOW = 65520.0
+# Absolute error floor of hi + lo once lo sits in its format's subnormal range: half the
+# subnormal spacing, unscaled (TF32 subnormals keep FP32's exponent and 10 bits).
+ERROR_FLOOR = {"tf32": 2.0 ** -137, "half": 2.0 ** -25 / 2048, "markidis": 2.0 ** -25}
+# (hi, lo) are both zero exactly for |x| up to (or below, for tf32's ties-away) this.
+ZERO_THRESHOLD = {"tf32": 2.0 ** -137, "half": 2.0 ** -36, "markidis": 2.0 ** -25}
+
+float32s = st.floats(width=32, allow_nan=True, allow_infinity=True, allow_subnormal=True)
+methods = st.sampled_from(numerics.METHODS)
+
+
+def split1(x, method):
+    hi, lo = numerics.split(np.array([x], dtype=np.float32), method)
+    return hi[0], lo[0]
+
+
+@PROFILE
+@given(float32s, methods)
+def test_split_reconstructs_x_within_one_ulp_or_the_floor(x, method):
+    x = np.float32(x)
+    hi, lo = split1(x, method)
+    if np.isnan(x):
+        assert np.isnan(hi) and lo == 0
+        return
+    assert not np.isnan(hi) and not np.isnan(lo), "a split never makes a NaN"
+    assert np.signbit(hi) == np.signbit(x), "hi keeps x's sign, zeros included"
+    if method != "tf32" and abs(x) >= FP16_OVERFLOW or np.isinf(x):
+        assert hi == (np.inf if x > 0 else -np.inf) and lo.view(np.uint32) == 0
+        return
+    assert np.isfinite(hi) and np.isfinite(lo)
+    error = abs(float(x) - numerics.reconstruct(hi, lo, method))
+    assert error <= max(float(numerics.ulp(x)), ERROR_FLOOR[method]), (x, hi, lo, error)
+
+
+@PROFILE
+@given(float32s, methods)
+def test_parts_are_values_of_the_tensor_core_format(x, method):
+    hi, lo = split1(np.float32(x), method)
+    for part in (hi, lo):
+        if not np.isfinite(part):
+            continue
+        if method == "tf32":
+            assert part.view(np.uint32) & 0x1FFF == 0
+        else:
+            assert np.float32(np.float16(part)) == part
+
+
+@PROFILE
+@given(float32s, methods)
+def test_splitting_hi_again_is_exact(x, method):
+    hi, _ = split1(np.float32(x), method)
+    if np.isfinite(hi):
+        again_hi, again_lo = split1(hi, method)
+        assert again_hi.view(np.uint32) == hi.view(np.uint32) and again_lo == 0
+
+
+@PROFILE
+@given(st.floats(0.0, 2.0 ** -20, width=32), methods)
+def test_nothing_survives_exactly_below_the_zero_threshold(x, method):
+    # halfhalf's type 4: an operand at or below 2^-36 vanishes, a larger one leaves a trace.
+    hi, lo = split1(np.float32(x), method)
+    threshold = ZERO_THRESHOLD[method]
+    vanished = x < threshold if method == "tf32" else x <= threshold
+    assert (hi == 0 and lo == 0) == vanished, (x, hi, lo)
+
+
+@PROFILE
+@given(st.floats(60000.0, 70000.0, width=32), st.sampled_from(["half", "markidis"]))
+def test_fp16_parts_overflow_exactly_from_65520(x, method):
+    hi, _ = split1(np.float32(x), method)
+    assert np.isinf(hi) == (x >= FP16_OVERFLOW)
+
+
+# --- emulated GEMMs -------------------------------------------------------------------
+
+
+
+@st.composite
+def gemm_cases(draw, mode):
+    m, n, k = (draw(st.integers(1, 12)) for _ in range(3))
+    k = draw(st.sampled_from([k, 16 * k]))  # several Tensor Core k-steps too
+    low, high = DOCUMENTED_RANGE[mode]
+    ranges = draw(exponent_ranges(low, high, min_product_exponent=-126,
+                                  max_product_exponent=safe_product_exponent(k)))
+    a, b = exp_rand_operands((m, k), (k, n), ranges, draw(st.integers(0, 2 ** 32 - 1)))
+    alpha = draw(st.sampled_from([1.0, -1.0, 0.5, 3.0]))
+    beta = draw(st.sampled_from([0.0, 1.0, -0.25]))
+    ab = a.astype(np.float64) @ b.astype(np.float64)
+    c = (ab * np.random.default_rng(k).uniform(-1, 1, ab.shape)).astype(np.float32)
+    return a, b, c, alpha, beta
+
+
+def _residual(result, a, b, c, alpha, beta):
+    ref = alpha * (a.astype(np.float64) @ b.astype(np.float64)) + beta * c.astype(np.float64)
+    return float(np.linalg.norm(result.astype(np.float64) - ref))
+
+
+@pytest.mark.parametrize("mode", sorted(DOCUMENTED_RANGE))
+@PROFILE
+@given(data=st.data())
+def test_emulated_corrected_gemm_is_as_accurate_as_fp32(mode, data):
+    a, b, c, alpha, beta = data.draw(gemm_cases(mode))
+    fp32 = numerics.gemm(a, b, "fp32", alpha=alpha, beta=beta, c=c)
+    ours = numerics.gemm(a, b, mode, alpha=alpha, beta=beta, c=c)
+    res_fp32 = _residual(fp32, a, b, c, alpha, beta)
+    res_ours = _residual(ours, a, b, c, alpha, beta)
+    assert res_ours <= accepted_error(res_fp32, a, b, c, alpha, beta), (res_ours, res_fp32)
+
+
+@st.composite
+def special_value_cases(draw):
+    m, n, k = (draw(st.integers(1, 6)) for _ in range(3))
+    seed = draw(st.integers(0, 2 ** 32 - 1))
+    a, b = exp_rand_operands((m, k), (k, n), ((-4, 4), (-4, 4)), seed)
+    rng = np.random.default_rng(seed)
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, 1.0], dtype=np.float32)
+    for operand in (a, b):
+        hits = rng.random(operand.shape) < draw(st.sampled_from([0.05, 0.3]))
+        operand[hits] = rng.choice(specials, hits.sum())
+    return a, b
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "tf32", "fp16"])
+@PROFILE
+@given(special_value_cases())
+def test_emulated_nan_and_inf_land_where_fp32_puts_them(mode, case):
+    a, b = case
+    fp32 = numerics.gemm(a, b, "fp32")
+    ours = numerics.gemm(a, b, mode)
+    assert np.array_equal(np.isnan(ours), np.isnan(fp32))
+    assert np.array_equal(np.isposinf(ours), np.isposinf(fp32))
+    assert np.array_equal(np.isneginf(ours), np.isneginf(fp32))
+
+
+def test_inf_times_an_exact_value_stays_inf():
+    # b = 1 has lo = 0: the correction product Inf·0 is NaN, which must not reach C.
+    a = np.array([[np.inf, 1.0]], dtype=np.float32)
+    b = np.array([[1.0], [2.0]], dtype=np.float32)
+    for mode in ("fp32", "tf32tf32", "halfhalf"):
+        assert numerics.gemm(a, b, mode)[0, 0] == np.inf, mode
+
+
+def test_tf32tf32_loses_accuracy_below_2_pow_minus_113():
+    # lo = tf32(x - hi) is subnormal there: TF32's 2^-136 spacing is all it keeps. With a
+    # large B the products are normal and FP32 keeps them, tf32tf32 does not.
+    rng = np.random.default_rng(11)
+    a = numerics.exp_rand((4, 64), -126, -122, rng)
+    b = numerics.exp_rand((64, 4), 90, 100, rng)
+    res = {mode: numerics.relative_residual(numerics.gemm(a, b, mode), a, b)
+           for mode in ("fp32", "tf32tf32")}
+    assert res["tf32tf32"] > 30 * res["fp32"], res
+
+
+# --- the Tensor Core model -------------------------------------------------------------
+
+def test_mma_adds_c_with_the_chosen_rounding():
+    one_plus = np.float32(1 + 2.0 ** -23)
+    a = np.array([[1.0, 3 * 2.0 ** -25]], dtype=np.float32)  # 1 + 1.5 ulp: RN goes up
+    b = np.ones((2, 1), dtype=np.float32)
+    c = np.zeros((1, 1), dtype=np.float32)
+    assert numerics.mma(a, b, c, "rn")[0, 0] == one_plus
+    assert numerics.mma(a, b, c, "rz")[0, 0] == 1.0
+
+
+def test_mma_accumulator_truncates_to_its_extra_bits():
+    # 1 + 2^-30 does not fit 26 significant bits: the accumulator drops 2^-30 before C = -1
+    # is added, so the exact 2^-30 comes out as 0; with 20 extra bits it survives.
+    a = np.array([[1.0, 2.0 ** -30]], dtype=np.float32)
+    b = np.ones((2, 1), dtype=np.float32)
+    c = -np.ones((1, 1), dtype=np.float32)
+    assert numerics.mma(a, b, c, "rn", extra_bits=2)[0, 0] == 0.0
+    assert numerics.mma(a, b, c, "rn", extra_bits=20)[0, 0] == np.float32(2.0 ** -30)
+
+
+@PROFILE
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 40))
+def test_mma_rz_and_rn_differ_by_at_most_one_ulp(seed, k):
+    rng = np.random.default_rng(seed)
+    a, _ = numerics.split(rng.uniform(-1, 1, (3, k)).astype(np.float32), "half")
+    b, _ = numerics.split(rng.uniform(-1, 1, (k, 2)).astype(np.float32), "half")
+    c = rng.uniform(-4, 4, (3, 2)).astype(np.float32)
+    rn, rz = numerics.mma(a, b, c, "rn"), numerics.mma(a, b, c, "rz")
+    assert np.all(np.abs(rz.astype(np.float64)) <= np.abs(rn.astype(np.float64)) + 0.0)
+    assert np.all(np.abs(rn.astype(np.float64) - rz) <= numerics.ulp(rn))
+
+
+def test_figure5_rz_accumulation_explains_markidis_error():
+    # The paper's Figure 5 at k = 4096: with mma_rz Markidis' method is far from FP32;
+    # with mma_rn it is as accurate. ecgemm's corrected modes (RZ hardware, RN promotion)
+    # match FP32 too.
+    res = numerics.accumulation_experiment([4096], repeats=2, rng=3)
+    fp32 = res["FP32 (sequential FMA)"][0]
+    assert res["Markidis, mma_rz"][0] > 8 * fp32
+    for label in ("Markidis, mma_rn", "halfhalf, RN promotion", "tf32tf32, RN promotion"):
+        assert res[label][0] <= 1.25 * fp32, (label, res[label][0], fp32)
+    assert res["TF32, one pass"][0] > 100 * fp32
+
+
+def test_promotion_is_what_makes_the_difference():
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, (2, 16, 2048)).astype(np.float32)
+    b = rng.uniform(-1, 1, (2, 2048, 16)).astype(np.float32)
+    promoted = numerics.gemm(a, b, "halfhalf")
+    in_core = numerics.gemm(a, b, "halfhalf", promote=False)
+    res = [np.mean([numerics.relative_residual(c[i], a[i], b[i]) for i in range(2)])
+           for c in (promoted, in_core)]
+    assert res[1] > 4 * res[0], res
+
+
+def test_exp_rand_draws_the_papers_distribution():
+    x = numerics.exp_rand((1 << 16,), -3, 2, rng=9)
+    exponents = np.frexp(x)[1] - 1
+    assert x.dtype == np.float32 and set(np.unique(exponents)) == set(range(-3, 3))
+    assert abs(np.mean(x > 0) - 0.5) < 0.02
+    mantissas = np.abs(x) / np.exp2(exponents.astype(np.float64))
+    assert abs(np.mean(mantissas) - 1.5) < 0.01 and np.all((1 <= mantissas) & (mantissas < 2))
+    with pytest.raises(ValueError):
+        numerics.exp_rand((2,), -127, 0)
+    with pytest.raises(ValueError):
+        numerics.exp_rand((2,), 3, 2)

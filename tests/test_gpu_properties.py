@@ -217,8 +217,9 @@ def test_nan_with_only_low_payload_bits_stays_nan(device):
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 def test_long_k_accumulation_matches_sgemm(device, mode):
-    # Over 4096 outputs the residuals average out: here a 1.25 ratio is meaningful, and
-    # Tensor Core accumulation with truncation (Markidis) falls well behind.
+    # Over 4096 outputs the residuals average out: here a 1.25 ratio is meaningful.
+    # (Markidis is not held to a margin here: split-K gives each of its truncating
+    # Tensor Core sums only ~k/132 terms; its drift shows on squares, see bench/.)
     rng = np.random.default_rng(17)
     a = rng.uniform(-1, 1, (64, 16384)).astype(np.float32)
     b = rng.uniform(-1, 1, (16384, 64)).astype(np.float32)
@@ -226,10 +227,8 @@ def test_long_k_accumulation_matches_sgemm(device, mode):
                 (False, "C", 0), (False, "C", 0))
     exact = case.exact()
     res = {name: np.linalg.norm(c - exact) / np.linalg.norm(exact) for name, c in (
-        ("ours", case.run_ecgemm(device, mode)), ("markidis", case.run_ecgemm(device, "markidis")),
-        ("cublas", case.run_sgemm(device)))}
+        ("ours", case.run_ecgemm(device, mode)), ("cublas", case.run_sgemm(device)))}
     assert res["ours"] <= 1.25 * res["cublas"], res
-    assert res["markidis"] > 2 * res["ours"], res
 
 
 @pytest.mark.parametrize("method", numerics.METHODS)

@@ -206,12 +206,19 @@ def test_numba_device_arrays_in_numba_out(numba_cuda):
 
 # --- streams -------------------------------------------------------------------------
 
+_SPIN_SOURCE = r"""
+extern "C" __global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {}
+}
+"""
+SPIN_CYCLES = 100_000_000  # ~50 ms at 2 GHz: far longer than enqueueing the GEMM takes
+
+
 def slow_then_write(cupy, target, values):
-    """On the current stream: ~10 ms of work, then `target[...] = values`."""
-    scratch = cupy.ones(1 << 25, dtype=cupy.float32)
-    for _ in range(40):
-        scratch = cupy.sqrt(scratch + 1.0)
-    target[...] = values + 0.0 * scratch[0]  # depends on the slow work
+    """On the current stream: ~50 ms of spinning, then `target[...] = values`."""
+    cupy.RawKernel(_SPIN_SOURCE, "spin")((1,), (1,), (cupy.int64(SPIN_CYCLES),))
+    target[...] = values
 
 
 def test_cupy_current_stream_is_the_default(cupy):
@@ -246,19 +253,25 @@ class DeclaredStream:
 
 def test_explicit_stream_waits_for_the_stream_an_operand_declares(cupy):
     a_host, b_host = rand((M, K), 25), rand((K, N), 26)
-    a = cupy.full((M, K), cupy.nan, dtype=cupy.float32)
-    b, out = cupy.asarray(b_host), cupy.full((M, N), cupy.nan, dtype=cupy.float32)
     values = cupy.asarray(a_host)
-    cupy.cuda.Device().synchronize()
-    producer = cupy.cuda.Stream(non_blocking=True)
-    consumer = cupy.cuda.Stream(non_blocking=True)
-    with producer:
-        slow_then_write(cupy, a, values)
-    # Only a names `producer`; ecgemm computes on `consumer` and must wait for it.
-    ecgemm.matmul(DeclaredStream(a, producer.ptr), DeclaredStream(b, None),
-                  out=DeclaredStream(out, None), stream=consumer)
-    consumer.synchronize()
-    assert residual(cupy.asnumpy(out), a_host, b_host) <= 1e-6
+    b = cupy.asarray(b_host)
+    results = {}
+    for declared in (False, True):  # False is the control: the race must be visible
+        a = cupy.full((M, K), cupy.nan, dtype=cupy.float32)
+        out = cupy.full((M, N), cupy.nan, dtype=cupy.float32)
+        cupy.cuda.Device().synchronize()
+        producer = cupy.cuda.Stream(non_blocking=True)
+        consumer = cupy.cuda.Stream(non_blocking=True)
+        with producer:
+            slow_then_write(cupy, a, values)
+        # Only a names `producer`; ecgemm computes on `consumer` and must wait for it.
+        ecgemm.matmul(DeclaredStream(a, producer.ptr if declared else None),
+                      DeclaredStream(b, None), out=DeclaredStream(out, None), stream=consumer)
+        consumer.synchronize()
+        producer.synchronize()
+        results[declared] = cupy.asnumpy(out)
+    assert np.isnan(results[False]).any(), "control: without the declared stream the race must show"
+    assert residual(results[True], a_host, b_host) <= 1e-6
 
 
 def test_torch_current_and_explicit_streams(torch):

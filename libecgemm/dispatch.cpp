@@ -1,5 +1,9 @@
 #include "dispatch.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 #include "kernels/simt_fp32.hpp"
 #include "kernels/tc_config.hpp"
 
@@ -16,6 +20,66 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
     case ECGEMM_MODE_FP32: return false;
   }
   return false;
+}
+
+// Skinny shapes in the corrected modes. The Tensor Core family first writes hi and lo
+// planes of op(A) and op(B), padded to 128 rows: a memory-bound pass over (m + n)·k
+// elements, then 3·2mnk Tensor Core flops. When m or n is small, that pass costs more
+// than the whole product does in FP32 FMA on the SIMT cores, which read op(A) and op(B)
+// once; the SIMT route is as accurate (its narrow tiles accumulate in two levels, and
+// split-K sums long k in pieces), so such shapes take it.
+// Measured (tools/probe.py --shapes, H200, median of 10, ms; Tensor Core tf32tf32 /
+// halfhalf vs SIMT, the same for both; cuBLAS SGEMM in brackets):
+//   m x k x n           TC tf32x3  TC halfx3   SIMT   [SGEMM]
+//   64 x 2^20 x 64        1.476     1.143     0.304   [0.346]
+//   64 x 2^18 x 64        0.410     0.316     0.095   [0.104]
+//   32 x 8192 x 8192      0.499     0.372     0.306   [0.207]
+//   64 x 8192 x 8192      0.503     0.376     0.319   [0.211]
+//   8192 x 8192 x 64      0.543     0.387     0.317   [0.221]
+//   64 x 1024 x 16384     0.151     0.121     0.121   [0.083]
+//   128 x 2^18 x 128      0.454     0.349     0.315   [0.212]
+//   128 x 8192 x 8192     0.511     0.387     0.604   [0.358]  <- Tensor Cores again
+//   192 x 2^18 x 192      0.815     0.643     0.833   [0.521]
+//   512 x 16384 x 512     0.222     0.150     0.300   [0.194]
+// So: SIMT when the smaller of m, n is at most 64, or when both are at most 128.
+constexpr int64_t kSkinnyEdge = 64;
+constexpr int64_t kSmallEdge = 128;
+
+// ECGEMM_CORRECTED_ROUTE=tc or =simt pins the corrected modes to one family; it
+// exists to measure the rule above (read once per process).
+enum class Route { kRule, kTensorCore, kSimt };
+
+Route route_override() {
+  static const Route route = [] {
+    const char* env = std::getenv("ECGEMM_CORRECTED_ROUTE");
+    if (env && std::strcmp(env, "tc") == 0) return Route::kTensorCore;
+    if (env && std::strcmp(env, "simt") == 0) return Route::kSimt;
+    return Route::kRule;
+  }();
+  return route;
+}
+
+bool corrected_on_simt(TcMethod method, int64_t m, int64_t n) {
+  // The one-pass modes and Markidis are the paper's comparison points: always Tensor Cores.
+  if (method != TcMethod::kTf32x3 && method != TcMethod::kHalfx3) return false;
+  switch (route_override()) {
+    case Route::kTensorCore: return false;
+    case Route::kSimt: return true;
+    case Route::kRule: break;
+  }
+  return std::min(m, n) <= kSkinnyEdge || std::max(m, n) <= kSmallEdge;
+}
+
+// Which family runs an m x n x k call in ctx's mode. The corrected modes get the
+// two-level SIMT tiles (FP32 class over any k); plain FP32 may use the wide tile.
+bool runs_on_simt(const ecgemmContext& ctx, int64_t m, int64_t n, TcMethod* method,
+                  bool* two_level) {
+  if (!tensor_core_method(ctx.mode, method)) {
+    *two_level = false;
+    return true;
+  }
+  *two_level = true;
+  return corrected_on_simt(*method, m, n);
 }
 
 ecgemmStatus_t from_cuda(cudaError_t err) {
@@ -35,15 +99,26 @@ DeviceInfo device_info(const ecgemmContext& ctx) {
 }
 
 size_t workspace_bytes(const ecgemmContext& ctx, int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
   TcMethod method;
-  if (!tensor_core_method(ctx.mode, &method) || m <= 0 || n <= 0 || k <= 0) return 0;
+  bool two_level;
+  if (runs_on_simt(ctx, m, n, &method, &two_level))
+    return plan_simt_fp32(m, n, k, device_info(ctx), two_level).bytes;
   return plan_tc_workspace(method, m, n, k, device_info(ctx)).bytes;
 }
 
 ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
-  TcMethod method;
-  if (!tensor_core_method(ctx.mode, &method)) return from_cuda(launch_simt_fp32(args, ctx.stream));
   const DeviceInfo dev = device_info(ctx);
+  TcMethod method;
+  bool two_level;
+  if (runs_on_simt(ctx, args.m, args.n, &method, &two_level)) {
+    // A user workspace cannot grow: split k no further than its partials fit.
+    const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+    const SimtPlan plan = plan_simt_fp32(args.m, args.n, args.k, dev, two_level, cap);
+    const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
+    if (status != ECGEMM_STATUS_SUCCESS) return status;
+    return from_cuda(launch_simt_fp32(args, plan, ctx.workspace, ctx.stream));
+  }
   const TcWorkspace plan = plan_tc_workspace(method, args.m, args.n, args.k, dev);
   const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
   if (status != ECGEMM_STATUS_SUCCESS) return status;

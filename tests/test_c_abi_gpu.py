@@ -214,7 +214,7 @@ def test_device_pointer_mode(handle):
 
 
 @pytest.mark.parametrize("shape", [(64, 64, 16384), (64, 64, 65536), (1024, 1024, 1024)])
-@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("mode", FP32_CLASS)
 def test_long_k_as_accurate_as_cublas(handle, mode, shape):
     m, n, k = shape
     a, b = make_problem("N", "N", m, n, k, seed=k)
@@ -242,3 +242,123 @@ def test_device_split_equals_host_split_bit_for_bit(method):
     assert lib.ecgemm_internal_split_device(method, xd.data_ptr(), hi_d.data_ptr(), lo_d.data_ptr(), x.size) == 0
     assert np.array_equal(hi_h.view(np.uint32), hi_d.cpu().numpy().view(np.uint32))
     assert np.array_equal(lo_h.view(np.uint32), lo_d.cpu().numpy().view(np.uint32))
+
+
+# --- skinny and long-k shapes: split-K on the SIMT cores, the corrected modes' route there ---
+
+SKINNY = [(64, 64, 1 << 18), (33, 95, 70001), (1, 200, 30000), (130, 64, 20000), (64, 300, 9000),
+          (100, 128, 20000)]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", SKINNY)
+def test_skinny_long_k_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k):
+    pad, offset = (2, 3) if ta == "T" else (0, 0)
+    a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=k + m)
+    c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m + pad, offset)
+    assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    opa, opb = op(a.view(), ta), op(b.view(), tb)
+    ref = opa.double() @ opb.double()
+    res, res_cublas = rel(c.view(), ref), rel(cublas_sgemm(opa, opb), ref)
+    if mode in FP32_CLASS:  # split-K and two-level sums: no sqrt(k) allowance, fp32 included
+        assert res <= max(1.25 * res_cublas, 4 * U), (res, res_cublas)
+    else:
+        assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+    pad_rows = c.buf[offset:offset + c.ld * n].view(n, c.ld)[:, m:]
+    assert torch.isnan(pad_rows).all()
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(37, 70, 5003), (129, 65, 3000), (65, 129, 4096), (200, 150, 2000)])
+def test_split_k_alpha_beta_ragged_padded(handle, mode, ta, tb, m, n, k):
+    a, b = make_problem(ta, tb, m, n, k, pad=5, offset=1, seed=m * n)
+    c0 = torch.rand((m, n), device="cuda") - 0.5
+    c = ColMajor(c0, m + 3, offset=2)
+    assert sgemm(handle, mode, ta, tb, m, n, k, -1.5, a, b, 0.75, c) == STATUS["SUCCESS"]
+    ref = -1.5 * (op(a.view(), ta).double() @ op(b.view(), tb).double()) + 0.75 * c0.double()
+    assert rel(c.view(), ref) < 1e-6
+    pad_rows = c.buf[2:2 + c.ld * n].view(n, c.ld)[:, m:]
+    assert torch.isnan(pad_rows).all()
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+def test_split_k_is_deterministic_and_propagates_nan_inf(handle, mode):
+    m, n, k = 48, 40, 40000
+    a, b = make_problem("N", "N", m, n, k, seed=11)
+    a.view().abs_()
+    b.view().abs_().add_(0.01)
+    a.view()[2, 30000] = float("nan")
+    a.view()[5, 12345] = float("inf")
+    a.view()[9, 39999] = -float("inf")
+    b.view()[4, 11] = float("nan")
+    c1 = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+    c2 = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, 1.0, a, b, 0.0, c1) == 0
+    assert sgemm(handle, mode, "N", "N", m, n, k, 1.0, a, b, 0.0, c2) == 0
+    assert torch.equal(c1.view().view(torch.int32), c2.view().view(torch.int32))  # bit for bit
+    ref = cublas_sgemm(a.view(), b.view())
+    got = c1.view()
+    assert torch.equal(torch.isnan(got), torch.isnan(ref))
+    assert torch.equal(torch.isinf(got), torch.isinf(ref))
+    assert torch.equal(torch.sign(got[torch.isinf(got)]), torch.sign(ref[torch.isinf(ref)]))
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+def test_split_k_device_pointer_mode(handle, mode):
+    m, n, k = 50, 33, 30000
+    a, b = make_problem("T", "N", m, n, k, seed=12)
+    c0 = torch.rand((m, n), device="cuda")
+    c = ColMajor(c0, m)
+    scalars = torch.tensor([0.5, -2.0, 0.0], device="cuda")
+    lib.ecgemm_set_mode(handle, MODES[mode])
+    assert lib.ecgemm_set_pointer_mode(handle, 1) == 0
+    try:
+        st = lib.ecgemm_sgemm(handle, 1, 0, m, n, k, scalars.data_ptr(), a.ptr, a.ld, b.ptr, b.ld,
+                              scalars.data_ptr() + 4, c.ptr, c.ld)
+        torch.cuda.synchronize()
+        assert st == 0
+        ref = 0.5 * (a.view().t().double() @ b.view().double()) - 2.0 * c0.double()
+        assert rel(c.view(), ref) < 1e-6
+        # device alpha = 0: A and B are not used (NaN there must not show), C = beta * C
+        a.view()[0, 0] = float("nan")
+        before = c.view().clone()
+        st = lib.ecgemm_sgemm(handle, 1, 0, m, n, k, scalars.data_ptr() + 8, a.ptr, a.ld, b.ptr, b.ld,
+                              scalars.data_ptr() + 4, c.ptr, c.ld)
+        torch.cuda.synchronize()
+        assert st == 0
+        assert torch.equal(c.view(), -2.0 * before)
+    finally:
+        lib.ecgemm_set_pointer_mode(handle, 0)
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+def test_split_k_within_a_small_user_workspace(mode):
+    """A user workspace cannot grow: the SIMT route splits k only as far as it fits."""
+    lib.ecgemm_set_workspace.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    m, n, k = 64, 64, 1 << 17
+    h = ctypes.c_void_p()
+    assert lib.ecgemm_create(ctypes.byref(h)) == 0
+    try:
+        lib.ecgemm_set_mode(h, MODES[mode])
+        need = ctypes.c_size_t()
+        assert lib.ecgemm_get_workspace_size(h, m, n, k, ctypes.byref(need)) == 0
+        assert need.value >= 2 * 4 * m * n  # the plan splits k
+        a, b = make_problem("N", "N", m, n, k, seed=13)
+        ref = a.view().double() @ b.view().double()
+        res_cublas = rel(cublas_sgemm(a.view(), b.view()), ref)
+        for room in (need.value, 3 * 4 * m * n, 256):  # all splits, three planes, none
+            ws = torch.empty(room // 4 + 64, device="cuda")
+            base = (ws.data_ptr() + 255) // 256 * 256
+            assert lib.ecgemm_set_workspace(h, base, room) == 0
+            c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+            assert sgemm(h, mode, "N", "N", m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+            res = rel(c.view(), ref)
+            if room >= 2 * 4 * m * n:
+                assert res <= max(1.25 * res_cublas, 4 * U), (room, res, res_cublas)
+            else:  # no room for partials: one unsplit (two-level) sum, held to plain FP32's bound
+                assert res <= 2 * U * math.sqrt(k), (room, res, res_cublas)
+            assert lib.ecgemm_set_workspace(h, None, 0) == 0
+    finally:
+        assert lib.ecgemm_destroy(h) == 0

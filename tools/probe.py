@@ -28,9 +28,18 @@ def time_ms(fn, reps=10):
     return sorted(times)[len(times) // 2]
 
 
+def parse_shapes(args):
+    """(label, m, k, n) per problem: --sizes gives squares, --shapes 'm,k,n;...' any shape."""
+    if args.shapes:
+        shapes = [tuple(map(int, s.split(","))) for s in args.shapes.split(";") if s]
+        return [(f"{m}x{k}x{n}", m, k, n) for m, k, n in shapes]
+    return [(str(n), n, n, n) for n in map(int, args.sizes.split(","))]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--sizes", default="1024,4096,8192")
+    p.add_argument("--shapes", default="", help="'m,k,n;m,k,n' (A is m x k); replaces --sizes")
     p.add_argument("--modes", default=",".join(MODES))
     p.add_argument("--overhead", action="store_true", help="also time tiny-GEMM per-call cost")
     args = p.parse_args()
@@ -39,31 +48,33 @@ def main():
     stream = torch.cuda.current_stream().cuda_stream
     lib.ecgemm_set_stream(h, stream)
     one, zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
+    problems = parse_shapes(args)
+    w = max(6, *(len(label) for label, *_ in problems))
     print(f"{torch.cuda.get_device_name()}  torch {torch.__version__}")
-    print(f"{'n':>6} {'method':>10} {'ms':>9} {'TFLOP/s':>8} {'x SGEMM':>8} {'residual':>10}")
-    for n in map(int, args.sizes.split(",")):
-        a = torch.rand(n, n, device="cuda") * 2 - 1
-        b = torch.rand(n, n, device="cuda") * 2 - 1
+    head = "m x k x n" if args.shapes else "n"
+    print(f"{head:>{w}} {'method':>10} {'ms':>9} {'TFLOP/s':>8} {'x SGEMM':>8} {'residual':>10}")
+    for label, m, k, n in problems:
+        a = torch.rand(m, k, device="cuda") * 2 - 1
+        b = torch.rand(k, n, device="cuda") * 2 - 1
         ref = a.double() @ b.double()
-        flops = 2.0 * n ** 3
+        flops = 2.0 * m * n * k
         torch.backends.cuda.matmul.allow_tf32 = False
-        c_ref = torch.empty_like(a)
+        c_ref = torch.empty(m, n, device="cuda")
         t_sgemm = time_ms(lambda: torch.matmul(a, b, out=c_ref))
         res_sgemm = (torch.linalg.norm(c_ref.double() - ref) / torch.linalg.norm(ref)).item()
-        print(f"{n:6d} {'cublas':>10} {t_sgemm:9.3f} {flops / t_sgemm / 1e9:8.1f} {1.0:8.2f} {res_sgemm:10.3e}")
+        print(f"{label:>{w}} {'cublas':>10} {t_sgemm:9.3f} {flops / t_sgemm / 1e9:8.1f} {1.0:8.2f} {res_sgemm:10.3e}")
         for mode in args.modes.split(","):
             lib.ecgemm_set_mode(h, MODES[mode])
-            c = torch.full_like(a, float("nan"))
-            # column-major view: C^T = B^T A^T on row-major torch storage
-            call = lambda: lib.ecgemm_sgemm(h, 0, 0, n, n, n, ctypes.addressof(one), b.data_ptr(), n,
-                                            a.data_ptr(), n, ctypes.addressof(zero), c.data_ptr(), n)
-            if mode == "fp32" and n > 4096:
-                continue
+            c = torch.full_like(c_ref, float("nan"))
+            # column-major view: C^T (n x m) = B^T A^T on row-major torch storage
+            call = lambda: lib.ecgemm_sgemm(h, 0, 0, n, m, k, ctypes.addressof(one), b.data_ptr(), n,
+                                            a.data_ptr(), k, ctypes.addressof(zero), c.data_ptr(), n)
             st = call()
             assert st == 0, st
             t = time_ms(call)
             res = (torch.linalg.norm(c.double() - ref) / torch.linalg.norm(ref)).item()
-            print(f"{n:6d} {mode:>10} {t:9.3f} {flops / t / 1e9:8.1f} {t_sgemm / t:8.2f} {res:10.3e}")
+            print(f"{label:>{w}} {mode:>10} {t:9.3f} {flops / t / 1e9:8.1f} {t_sgemm / t:8.2f} {res:10.3e}")
+        del a, b, ref, c_ref
     if args.overhead:
         # Per-call cost of a tiny GEMM: host enqueue time alone, and with the GPU's share.
         import time

@@ -1,84 +1,310 @@
-// ECGEMM_MODE_FP32: a plain FP32 SIMT GEMM working directly on the caller's layout.
-// It is the in-library reference (FP32 FMA, sequential k per output), not a speed
-// path: a 64x64 tile per block, 4x4 outputs per thread.
+// FP32 SIMT GEMM on the caller's layout: ECGEMM_MODE_FP32, and the corrected modes'
+// route on skinny shapes (dispatch.cpp says when).
+//
+// A classic register-blocked SGEMM: 256 threads, each owning 4 or 8 x 4 or 8 outputs
+// held in registers; operand panels are double-buffered in shared memory,
+// staged through registers so one barrier per k step suffices. Panels are stored
+// k-major ([k][row]) so a thread's fragments are float4 shared loads. The global
+// loads read the caller's memory directly (either index may be the contiguous one),
+// so no transpose, ld or pointer alignment needs a copy. The narrow tiles (m or n
+// small) add 32-long chunks of k into the result (two-level accumulation), which keeps
+// their error near cuBLAS's or below at any k: they serve the corrected modes too.
+//
+// Split-K: when the output tiles cannot fill the GPU, blockIdx.z owns one k range and
+// writes its raw sum to a partials plane in the workspace; reduce_partials adds the
+// planes in a fixed order (deterministic) and applies alpha, beta.
+#include <algorithm>
+
 #include "simt_fp32.hpp"
 
 namespace ecgemm::detail {
 namespace {
 
-constexpr int kBlockM = 64, kBlockN = 64, kBlockK = 16;
-constexpr int kThreadsX = 16, kThreadsY = 16;
-constexpr int kPerThread = 4;  // outputs per thread along each of m and n
+constexpr int kThreads = 256;
+constexpr int kPad = 4;            // row pitch ≡ 4 (mod 32) words: transposed stores spread over banks
+constexpr int kPromoteK = 32;      // two-level tiles: k per chunk added into the result
+constexpr int kRasterGroup = 8;    // tile rows per L2-friendly raster group
 
-// Element (r, kk) of a logical operand: src[r * stride_r + kk * stride_k], or 0 off the edge.
-struct View {
+constexpr int64_t round_up_to(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+// op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
+struct Operand {
   const float* p;
-  int64_t stride_r, stride_k, rows, k;
-  __device__ __forceinline__ float at(int64_t r, int64_t kk) const {
-    return (r < rows && kk < k) ? p[r * stride_r + kk * stride_k] : 0.0f;
+  int64_t stride_r, stride_k, rows;
+};
+
+template <int BM, int BN, int BK>
+struct Shape {
+  static constexpr int kTM = BM / 16, kTN = BN / 16;  // outputs per thread along m and n
+  static constexpr bool kTwoLevel = BM * BN < 128 * 128;
+  static constexpr int kBlocksPerSm = BM * BN <= 64 * 64 ? 3 : 2;  // register budget: 85 or 128
+  static_assert(kTM % 4 == 0 && kTN % 4 == 0, "fragments are float4 runs");
+  static_assert(kPromoteK % BK == 0, "chunks are whole k steps");
+};
+
+// One thread's share of a BR x BK panel. Because kThreads is a multiple of both BR and
+// BK, a thread's loads are a fixed distance apart: with kAlongK (row index contiguous in
+// memory) they walk k within one row and a warp reads 32 consecutive rows of one k;
+// otherwise (k contiguous) they walk rows at one k and a warp reads whole BK runs.
+template <int BR, int BK, bool kAlongK>
+struct PanelLoader {
+  static constexpr int kLoads = BR * BK / kThreads;
+  static constexpr int kRowStep = kAlongK ? 0 : kThreads / BK;  // between loads, in rows
+  static constexpr int kKStep = kAlongK ? kThreads / BR : 0;     // between loads, in k
+  static constexpr int kSmemStride = kKStep * (BR + kPad) + kRowStep;
+  const float* ptr;     // this thread's first element at the current k step
+  int64_t load_stride;  // between loads, in memory
+  int64_t step_stride;  // from one k step to the next, in memory
+  int64_t k_left;       // load i is in range while i * kKStep < k_left (counts down by BK)
+  int rows_left;        // ... and i * kRowStep < rows_left
+  int smem_first;
+
+  __device__ PanelLoader(const Operand& op, int64_t r0, int64_t k_begin, int64_t k_end, int tid) {
+    const int r_first = kAlongK ? tid % BR : tid / BK;
+    const int k_first = kAlongK ? tid / BR : tid % BK;
+    load_stride = kAlongK ? kKStep * op.stride_k : kRowStep * op.stride_r;
+    step_stride = BK * op.stride_k;
+    k_left = k_end - k_begin - k_first;
+    rows_left = static_cast<int>(std::min<int64_t>(op.rows - r0 - r_first, BR));
+    smem_first = k_first * (BR + kPad) + r_first;
+    // Rows past the edge are never read; clamping keeps even the base address inside A or B.
+    const int64_t r = std::min<int64_t>(r0 + r_first, op.rows - 1);
+    ptr = op.p + r * op.stride_r + (k_begin + k_first) * op.stride_k;
+  }
+
+  __device__ __forceinline__ void load(float (&v)[kLoads]) {
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i)
+      v[i] = i * kRowStep < rows_left && i * kKStep < k_left ? __ldg(ptr + i * load_stride) : 0.0f;
+    ptr += step_stride;
+    k_left -= BK;
+  }
+
+  __device__ __forceinline__ void store(float* panel, const float (&v)[kLoads]) const {
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) panel[smem_first + i * kSmemStride] = v[i];
   }
 };
 
-// Fills tile[kk][r] for a kBlockK x 64 panel, walking the contiguous index with the lane.
-__device__ __forceinline__ void load_panel(float (&tile)[kBlockK][kBlockM + 1], const View& v,
-                                           int64_t r0, int64_t k0, int tid) {
-  const bool r_contiguous = v.stride_r == 1;
+struct SplitK {
+  int64_t k_chunk;
+  float* partials;  // splits planes of m x n, column-major with ld = m; null without split-K
+};
+
+// Maps blockIdx.x to a tile, walking groups of kRasterGroup tile rows column by column
+// so that concurrent blocks share operand panels in L2.
+__device__ __forceinline__ void raster_tile(int64_t tiles_m, int64_t tiles_n, int64_t* tile_m,
+                                            int64_t* tile_n) {
+  const int64_t bid = blockIdx.x;
+  const int64_t per_group = kRasterGroup * tiles_n;
+  const int64_t first_m = bid / per_group * kRasterGroup;
+  const int64_t group_m = std::min<int64_t>(tiles_m - first_m, kRasterGroup);
+  *tile_m = first_m + bid % per_group % group_m;
+  *tile_n = bid % per_group / group_m;
+}
+
+template <int BM, int BN, int BK, bool kAlongKA, bool kAlongKB>
+__global__ void __launch_bounds__(kThreads, Shape<BM, BN, BK>::kBlocksPerSm)
+simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
+  using S = Shape<BM, BN, BK>;
+  constexpr int kTM = S::kTM, kTN = S::kTN;
+  __shared__ __align__(16) float as[2][BK][BM + kPad];
+  __shared__ __align__(16) float bs[2][BK][BN + kPad];
+
+  int64_t tile_m, tile_n;
+  raster_tile((args.m + BM - 1) / BM, (args.n + BN - 1) / BN, &tile_m, &tile_n);
+  const int64_t m0 = tile_m * BM, n0 = tile_n * BN;
+  const int64_t k_begin = blockIdx.z * split.k_chunk;
+  const int64_t k_end = std::min<int64_t>(args.k, k_begin + split.k_chunk);
+
+  // Warps are 8 (m) x 4 (n) threads, so a fragment load reads 128 + 64 contiguous bytes.
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int tm = (warp % 2) * 8 + lane % 8;  // 0..15
+  const int tn = (warp / 2) * 4 + lane / 8;  // 0..15
+
+  float acc[kTM][kTN] = {};
+  if (resolve_alpha(args.scalars) != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
+    PanelLoader<BM, BK, kAlongKA> load_a(a, m0, k_begin, k_end, tid);
+    PanelLoader<BN, BK, kAlongKB> load_b(b, n0, k_begin, k_end, tid);
+    float va[decltype(load_a)::kLoads], vb[decltype(load_b)::kLoads];
+    load_a.load(va);
+    load_b.load(vb);
+    load_a.store(&as[0][0][0], va);
+    load_b.store(&bs[0][0][0], vb);
+    __syncthreads();
+
+    float chunk[S::kTwoLevel ? kTM : 1][S::kTwoLevel ? kTN : 1] = {};
+    const int64_t steps = (k_end - k_begin + BK - 1) / BK;
+    for (int64_t s = 0; s < steps; ++s) {
+      const int buf = s % 2;
+      const bool more = s + 1 < steps;
+      if (more) {  // global loads in flight while this step computes
+        load_a.load(va);
+        load_b.load(vb);
+      }
 #pragma unroll
-  for (int i = 0; i < kBlockK * kBlockM / (kThreadsX * kThreadsY); ++i) {
-    const int e = tid + i * kThreadsX * kThreadsY;
-    const int r = r_contiguous ? e % kBlockM : e / kBlockK;
-    const int kk = r_contiguous ? e / kBlockM : e % kBlockK;
-    tile[kk][r] = v.at(r0 + r, k0 + kk);
+      for (int kk = 0; kk < BK; ++kk) {
+        float fa[kTM], fb[kTN];
+#pragma unroll
+        for (int c = 0; c < kTM / 4; ++c)
+          *reinterpret_cast<float4*>(&fa[4 * c]) =
+              *reinterpret_cast<const float4*>(&as[buf][kk][c * 64 + tm * 4]);
+#pragma unroll
+        for (int c = 0; c < kTN / 4; ++c)
+          *reinterpret_cast<float4*>(&fb[4 * c]) =
+              *reinterpret_cast<const float4*>(&bs[buf][kk][c * 64 + tn * 4]);
+#pragma unroll
+        for (int i = 0; i < kTM; ++i)
+#pragma unroll
+          for (int j = 0; j < kTN; ++j) {
+            if constexpr (S::kTwoLevel) chunk[i][j] = fmaf(fa[i], fb[j], chunk[i][j]);
+            else acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+          }
+      }
+      if constexpr (S::kTwoLevel) {
+        if ((s + 1) % (kPromoteK / BK) == 0 || !more) {
+#pragma unroll
+          for (int i = 0; i < kTM; ++i)
+#pragma unroll
+            for (int j = 0; j < kTN; ++j) {
+              acc[i][j] += chunk[i][j];
+              chunk[i][j] = 0.0f;
+            }
+        }
+      }
+      if (more) {  // the other buffer was last read before the previous barrier
+        load_a.store(&as[buf ^ 1][0][0], va);
+        load_b.store(&bs[buf ^ 1][0][0], vb);
+      }
+      __syncthreads();
+    }
+  }
+
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  float* partial = split.partials ? split.partials + blockIdx.z * args.m * args.n : nullptr;
+#pragma unroll
+  for (int j = 0; j < kTN; ++j) {
+    const int64_t col = n0 + (j / 4) * 64 + tn * 4 + j % 4;
+    if (col >= args.n) continue;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+      const int64_t row = m0 + (i / 4) * 64 + tm * 4 + i % 4;
+      if (row >= args.m) continue;
+      if (partial) partial[col * args.m + row] = acc[i][j];
+      else store_epilogue(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
+    }
   }
 }
 
-__global__ void __launch_bounds__(kThreadsX * kThreadsY)
-simt_fp32_kernel(View a, View b, GemmArgs args) {
-  __shared__ float as[kBlockK][kBlockM + 1];
-  __shared__ float bs[kBlockK][kBlockN + 1];
-  const int tid = threadIdx.y * kThreadsX + threadIdx.x;
-  const int64_t m0 = static_cast<int64_t>(blockIdx.x) * kBlockM;
-  const int64_t n0 = static_cast<int64_t>(blockIdx.y) * kBlockN;
-  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  float acc[kPerThread][kPerThread] = {};
-  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
-    for (int64_t k0 = 0; k0 < args.k; k0 += kBlockK) {
-      load_panel(as, a, m0, k0, tid);
-      load_panel(bs, b, n0, k0, tid);
-      __syncthreads();
-#pragma unroll
-      for (int kk = 0; kk < kBlockK; ++kk)
-#pragma unroll
-        for (int i = 0; i < kPerThread; ++i)
-#pragma unroll
-          for (int j = 0; j < kPerThread; ++j)
-            acc[i][j] = fmaf(as[kk][threadIdx.x + i * kThreadsX],
-                             bs[kk][threadIdx.y + j * kThreadsY], acc[i][j]);
-      __syncthreads();
-    }
+// 32 outputs per block, 8 warps each adding a contiguous eighth of the planes in order,
+// then a fixed tree over the eight sums.
+constexpr int kReduceOutputs = 32;
+constexpr int kReduceGroups = kThreads / kReduceOutputs;
+
+__global__ void __launch_bounds__(kThreads)
+reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
+  __shared__ float sums[kReduceGroups][kReduceOutputs];
+  const int lane = threadIdx.x % kReduceOutputs, group = threadIdx.x / kReduceOutputs;
+  const int64_t plane = args.m * args.n;
+  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kReduceOutputs + lane;
+  float sum = 0.0f;
+  if (idx < plane) {
+    const int first = splits * group / kReduceGroups, last = splits * (group + 1) / kReduceGroups;
+#pragma unroll 4
+    for (int s = first; s < last; ++s) sum += partials[s * plane + idx];
   }
+  sums[group][lane] = sum;
+  __syncthreads();
 #pragma unroll
-  for (int i = 0; i < kPerThread; ++i)
-#pragma unroll
-    for (int j = 0; j < kPerThread; ++j) {
-      const int64_t row = m0 + threadIdx.x + i * kThreadsX;
-      const int64_t col = n0 + threadIdx.y + j * kThreadsY;
-      if (row < args.m && col < args.n)
-        store_epilogue(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
-    }
+  for (int width = kReduceGroups / 2; width > 0; width /= 2) {
+    if (group < width) sums[group][lane] += sums[group + width][lane];
+    __syncthreads();
+  }
+  if (group == 0 && idx < plane)
+    store_epilogue(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane],
+                   resolve_alpha(args.scalars), resolve_beta(args.scalars));
+}
+
+struct TileDims {
+  int bm, bn, bk, blocks_per_sm;  // blocks_per_sm: the occupancy the registers allow
+};
+
+// BK 16 on the narrow tiles: each row of a k-contiguous operand is read 64 bytes at a time.
+constexpr TileDims dims(SimtTile t) {
+  switch (t) {
+    case SimtTile::kWide: return {128, 128, 8, 2};
+    case SimtTile::kTallM: return {128, 64, 16, 2};
+    case SimtTile::kTallN: return {64, 128, 16, 2};
+    case SimtTile::kSmall: return {64, 64, 16, 3};
+  }
+  return {128, 128, 8, 2};
+}
+
+template <int BM, int BN, int BK>
+cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, const SimtPlan& plan,
+                        float* partials, cudaStream_t stream) {
+  const int64_t tiles = ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN);
+  if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
+  const dim3 grid(static_cast<unsigned>(tiles), 1, static_cast<unsigned>(plan.splits));
+  const SplitK split{plan.k_chunk, plan.splits > 1 ? partials : nullptr};
+  // Which index of each operand is contiguous in memory picks the load pattern.
+  const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
+  if (a_along_k && b_along_k)
+    simt_gemm_kernel<BM, BN, BK, true, true><<<grid, kThreads, 0, stream>>>(a, b, g, split);
+  else if (a_along_k)
+    simt_gemm_kernel<BM, BN, BK, true, false><<<grid, kThreads, 0, stream>>>(a, b, g, split);
+  else if (b_along_k)
+    simt_gemm_kernel<BM, BN, BK, false, true><<<grid, kThreads, 0, stream>>>(a, b, g, split);
+  else
+    simt_gemm_kernel<BM, BN, BK, false, false><<<grid, kThreads, 0, stream>>>(a, b, g, split);
+  return cudaGetLastError();
 }
 
 }  // namespace
 
-cudaError_t launch_simt_fp32(const GemmArgs& g, cudaStream_t stream) {
-  // op(A) as m x k and op(B)^T as n x k, in the caller's own strides.
-  const View a{g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m, g.k};
-  const View b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n, g.k};
-  const int64_t blocks_n = (g.n + kBlockN - 1) / kBlockN;
-  if (blocks_n > 65535) return cudaErrorInvalidConfiguration;
-  const dim3 grid(static_cast<unsigned>((g.m + kBlockM - 1) / kBlockM),
-                  static_cast<unsigned>(blocks_n));
-  simt_fp32_kernel<<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(a, b, g);
+SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
+                        size_t max_bytes) {
+  // Split-K keeps at least this much k per split, so that a block's prologue and
+  // epilogue stay small next to its mainloop.
+  constexpr int64_t kMinSplitK = 256;
+  constexpr int kMaxSplits = 4096;
+  SimtPlan p;
+  if (m <= 64 && n <= 64) p.tile = SimtTile::kSmall;
+  else if (n <= 64) p.tile = SimtTile::kTallM;
+  else if (m <= 64) p.tile = SimtTile::kTallN;
+  else p.tile = two_level ? SimtTile::kTallM : SimtTile::kWide;
+  const TileDims d = dims(p.tile);
+  const int64_t tiles = ((m + d.bm - 1) / d.bm) * ((n + d.bn - 1) / d.bn);
+  const int64_t resident = static_cast<int64_t>(dev.sm_count) * d.blocks_per_sm;
+  const size_t plane_bytes = static_cast<size_t>(m * n) * 4;
+  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
+  const int64_t want = std::min({resident / tiles, k / kMinSplitK, fit});
+  p.k_chunk = round_up_to(k, d.bk);
+  if (want > 1) {
+    p.k_chunk = round_up_to((k + want - 1) / want, d.bk);
+    p.splits = static_cast<int>((k + p.k_chunk - 1) / p.k_chunk);
+    p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
+  }
+  return p;
+}
+
+cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* workspace,
+                             cudaStream_t stream) {
+  const Operand a{g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
+  const Operand b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
+  float* partials = static_cast<float*>(workspace);
+  cudaError_t err = cudaErrorInvalidValue;
+  switch (plan.tile) {
+    case SimtTile::kWide: err = launch_tile<128, 128, 8>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kTallM: err = launch_tile<128, 64, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kTallN: err = launch_tile<64, 128, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kSmall: err = launch_tile<64, 64, 16>(a, b, g, plan, partials, stream); break;
+  }
+  if (err != cudaSuccess || plan.splits == 1) return err;
+  const int64_t blocks = (g.m * g.n + kReduceOutputs - 1) / kReduceOutputs;
+  if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
+  reduce_partials_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+      partials, plan.splits, g);
   return cudaGetLastError();
 }
 

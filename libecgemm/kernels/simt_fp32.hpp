@@ -1,8 +1,40 @@
+// The FP32 SIMT family: ECGEMM_MODE_FP32, and the corrected modes' route on shapes
+// where pre-splitting the operands for the Tensor Cores costs more than it saves.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
 
 #include "gemm_args.hpp"
 
 namespace ecgemm::detail {
-// ECGEMM_MODE_FP32 (no workspace).
-cudaError_t launch_simt_fp32(const GemmArgs& args, cudaStream_t stream);
+
+// Block tiles. kWide keeps one FP32 accumulator per output (FMA chains as long as
+// the split's k). The narrow tiles, used when m or n is small, accumulate 32-long
+// k chunks in a second register set and add each chunk into the result: their
+// rounding error grows with k / 32 + 32 rather than with k.
+enum class SimtTile {
+  kWide,    // 128 x 128, 8 x 8 outputs per thread
+  kTallM,   // 128 x 64: m > 64 >= n, or a two-level tile for m, n > 64
+  kTallN,   // 64 x 128: n > 64 >= m
+  kSmall,   // 64 x 64
+};
+
+struct SimtPlan {
+  SimtTile tile = SimtTile::kWide;
+  int splits = 1;        // split-K factor; > 1 needs `bytes` of workspace for partials
+  int64_t k_chunk = 0;   // k per split (a multiple of the tile's k step)
+  size_t bytes = 0;
+};
+
+// Picks the tile and split-K factor for an m x n x k GEMM. `two_level` asks for a
+// narrow (two-level accumulating) tile whatever the shape; `max_bytes` caps the
+// partials (a user workspace that cannot grow).
+SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
+                        size_t max_bytes = SIZE_MAX);
+
+// Runs the plan on the caller's layout (any transpose, ld and alignment).
+cudaError_t launch_simt_fp32(const GemmArgs& args, const SimtPlan& plan, void* workspace,
+                             cudaStream_t stream);
+
 }  // namespace ecgemm::detail

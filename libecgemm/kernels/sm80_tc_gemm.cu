@@ -13,6 +13,7 @@
 
 #include "mma_sm80.cuh"
 #include "tc_config.hpp"
+#include "tc_tile.cuh"
 #include "../split.cuh"
 
 namespace ecgemm::detail {
@@ -26,17 +27,12 @@ constexpr int kWarpTileM = kTileM / kWarpsM;  // 64
 constexpr int kWarpTileN = kTileN / kWarpsN;  // 32
 constexpr int kFragsM = kWarpTileM / 16;      // 4
 constexpr int kFragsN = kWarpTileN / 8;       // 4
-constexpr int kRasterGroup = 8;               // tile rows per L2-friendly raster group
 static_assert(kTileM == kTileN, "A and B planes share one plane size");
-
-enum class Scheme { kCorrected, kOnePass, kFourProducts };
 
 template <TcMethod M>
 struct Traits {
   using Mma = std::conditional_t<uses_half(M), MmaF16, MmaTf32>;
-  static constexpr Scheme kScheme = M == TcMethod::kMarkidis ? Scheme::kFourProducts
-                                    : uses_lo(M)             ? Scheme::kCorrected
-                                                             : Scheme::kOnePass;
+  static constexpr Scheme kScheme = scheme_of(M);
   static constexpr int kPlanes = uses_lo(M) ? 4 : 2;  // A_hi, B_hi [, A_lo, B_lo]
   static constexpr int kStageBytes = kPlanes * kPlaneBytes;
   static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
@@ -49,19 +45,6 @@ struct Planes {
   const char* b_lo;
   int64_t row_bytes;  // k_pad * element size
 };
-
-struct Tile {
-  int64_t m0, n0;
-};
-
-__device__ __forceinline__ Tile raster_tile(int64_t tiles_m, int64_t tiles_n) {
-  const int64_t bid = blockIdx.x;
-  const int64_t per_group = kRasterGroup * tiles_n;
-  const int64_t first_m = bid / per_group * kRasterGroup;
-  const int64_t group_rows = min(tiles_m - first_m, static_cast<int64_t>(kRasterGroup));
-  const int64_t in_group = bid % per_group;
-  return {(first_m + in_group % group_rows) * kTileM, in_group / group_rows * kTileN};
-}
 
 // 128 rows x 64 bytes from one plane into shared memory: 512 16-byte chunks.
 __device__ __forceinline__ void load_plane(uint32_t dst, const char* src, int64_t row0,
@@ -259,14 +242,9 @@ cudaError_t launch_for_method(const GemmArgs& args, const TcWorkspace& w, char* 
 
 cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                  char* ws, const DeviceInfo& dev, cudaStream_t stream) {
-  switch (method) {
-    case TcMethod::kTf32x3: return launch_for_method<TcMethod::kTf32x3>(args, plan, ws, dev, stream);
-    case TcMethod::kHalfx3: return launch_for_method<TcMethod::kHalfx3>(args, plan, ws, dev, stream);
-    case TcMethod::kTf32x1: return launch_for_method<TcMethod::kTf32x1>(args, plan, ws, dev, stream);
-    case TcMethod::kHalfx1: return launch_for_method<TcMethod::kHalfx1>(args, plan, ws, dev, stream);
-    case TcMethod::kMarkidis: return launch_for_method<TcMethod::kMarkidis>(args, plan, ws, dev, stream);
-  }
-  return cudaErrorInvalidValue;
+  return visit_method(method, [&](auto m) {
+    return launch_for_method<decltype(m)::value>(args, plan, ws, dev, stream);
+  });
 }
 
 }  // namespace ecgemm::detail

@@ -24,6 +24,7 @@
 #include "../split.cuh"
 #include "sm90_ptx.cuh"
 #include "tc_config.hpp"
+#include "tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -70,29 +71,10 @@ constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128 * (40 + 2 * 232) 
 // Core's truncation does not cancel (64 x 4096 x 64 urand(0, 1), halfhalf: residual
 // 1.00e-7 against 7.4e-8), so it stays 1.
 constexpr int kPromoteSteps = 1;
-constexpr int kRasterGroup = 8;
 static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs keep the atom");
 
-enum class Scheme { kCorrected, kOnePass, kFourProducts };
 template <TcMethod M>
-constexpr Scheme kScheme = M == TcMethod::kMarkidis ? Scheme::kFourProducts
-                           : uses_lo(M)             ? Scheme::kCorrected
-                                                    : Scheme::kOnePass;
-
-struct Tile {
-  int64_t m0, n0;
-};
-
-// Groups of kRasterGroup tile rows walk N together so that concurrent CTAs share
-// A and B slices in L2.
-__device__ __forceinline__ Tile raster_tile(int64_t tiles_m, int64_t tiles_n) {
-  const int64_t bid = blockIdx.x;
-  const int64_t per_group = kRasterGroup * tiles_n;
-  const int64_t first_m = bid / per_group * kRasterGroup;
-  const int64_t group_rows = min(tiles_m - first_m, static_cast<int64_t>(kRasterGroup));
-  const int64_t in_group = bid % per_group;
-  return {(first_m + in_group % group_rows) * kTileM, in_group / group_rows * kTileN};
-}
+constexpr Scheme kScheme = scheme_of(M);
 
 // The producer thread: fills stage i % kStages with slice i once consumers freed it.
 template <TcMethod M>
@@ -362,14 +344,9 @@ bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const Device
 
 cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                  char* ws, const DeviceInfo& dev, cudaStream_t stream) {
-  switch (method) {
-    case TcMethod::kTf32x3: return launch_method<TcMethod::kTf32x3>(args, plan, ws, dev, stream);
-    case TcMethod::kHalfx3: return launch_method<TcMethod::kHalfx3>(args, plan, ws, dev, stream);
-    case TcMethod::kTf32x1: return launch_method<TcMethod::kTf32x1>(args, plan, ws, dev, stream);
-    case TcMethod::kHalfx1: return launch_method<TcMethod::kHalfx1>(args, plan, ws, dev, stream);
-    case TcMethod::kMarkidis: return launch_method<TcMethod::kMarkidis>(args, plan, ws, dev, stream);
-  }
-  return cudaErrorInvalidValue;
+  return visit_method(method, [&](auto m) {
+    return launch_method<decltype(m)::value>(args, plan, ws, dev, stream);
+  });
 }
 
 }  // namespace ecgemm::detail

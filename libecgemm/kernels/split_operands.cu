@@ -92,14 +92,9 @@ cudaError_t split_both(const GemmArgs& g, const TcWorkspace& w, char* ws, cudaSt
 
 cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                   char* workspace, cudaStream_t stream) {
-  switch (method) {
-    case TcMethod::kTf32x3: return split_both<TcMethod::kTf32x3>(args, plan, workspace, stream);
-    case TcMethod::kHalfx3: return split_both<TcMethod::kHalfx3>(args, plan, workspace, stream);
-    case TcMethod::kTf32x1: return split_both<TcMethod::kTf32x1>(args, plan, workspace, stream);
-    case TcMethod::kHalfx1: return split_both<TcMethod::kHalfx1>(args, plan, workspace, stream);
-    case TcMethod::kMarkidis: return split_both<TcMethod::kMarkidis>(args, plan, workspace, stream);
-  }
-  return cudaErrorInvalidValue;
+  return visit_method(method, [&](auto m) {
+    return split_both<decltype(m)::value>(args, plan, workspace, stream);
+  });
 }
 
 }  // namespace ecgemm::detail

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "gemm_args.hpp"
 
@@ -16,6 +17,21 @@ enum class TcMethod {
   kHalfx1,    // one FP16 pass
   kMarkidis,  // FP16 parts, unscaled lo, all four products accumulated inside the TC
 };
+
+// Calls f(std::integral_constant<TcMethod, M>{}) for the run-time `method`: the one
+// switch behind every kernel family that is templated on the method.
+template <typename F>
+cudaError_t visit_method(TcMethod method, F&& f) {
+  using std::integral_constant;
+  switch (method) {
+    case TcMethod::kTf32x3: return f(integral_constant<TcMethod, TcMethod::kTf32x3>{});
+    case TcMethod::kHalfx3: return f(integral_constant<TcMethod, TcMethod::kHalfx3>{});
+    case TcMethod::kTf32x1: return f(integral_constant<TcMethod, TcMethod::kTf32x1>{});
+    case TcMethod::kHalfx1: return f(integral_constant<TcMethod, TcMethod::kHalfx1>{});
+    case TcMethod::kMarkidis: return f(integral_constant<TcMethod, TcMethod::kMarkidis>{});
+  }
+  return cudaErrorInvalidValue;
+}
 
 constexpr bool uses_half(TcMethod m) { return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis; }
 constexpr bool uses_lo(TcMethod m) { return m == TcMethod::kTf32x3 || m == TcMethod::kHalfx3 || m == TcMethod::kMarkidis; }

@@ -45,18 +45,16 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
 constexpr int64_t kSkinnyEdge = 64;
 constexpr int64_t kSmallEdge = 128;
 
-// ECGEMM_CORRECTED_ROUTE=tc or =simt pins the corrected modes to one family; it
-// exists to measure the rule above (read once per process).
+// ECGEMM_CORRECTED_ROUTE=tc or =simt pins the corrected modes to one family, to
+// measure the rule above and to test both families on every shape. Read per call
+// (a getenv is noise next to a launch) so tests can switch it in-process.
 enum class Route { kRule, kTensorCore, kSimt };
 
 Route route_override() {
-  static const Route route = [] {
-    const char* env = std::getenv("ECGEMM_CORRECTED_ROUTE");
-    if (env && std::strcmp(env, "tc") == 0) return Route::kTensorCore;
-    if (env && std::strcmp(env, "simt") == 0) return Route::kSimt;
-    return Route::kRule;
-  }();
-  return route;
+  const char* env = std::getenv("ECGEMM_CORRECTED_ROUTE");
+  if (env && std::strcmp(env, "tc") == 0) return Route::kTensorCore;
+  if (env && std::strcmp(env, "simt") == 0) return Route::kSimt;
+  return Route::kRule;
 }
 
 bool corrected_on_simt(TcMethod method, int64_t m, int64_t n) {

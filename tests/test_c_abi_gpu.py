@@ -97,12 +97,23 @@ def expected_class_ok(mode, res, res_cublas, k):
 
 
 SHAPES = [(1, 1, 1), (7, 33, 127), (127, 129, 65), (33, 19, 4097), (130, 257, 300)]
+# The corrected modes run skinny/small shapes on the SIMT family (dispatch.cpp's rule);
+# "tc" pins them to the Tensor Core family so that it is tested on every shape too.
+MODE_ROUTES = [(mode, "rule") for mode in MODES] + [("tf32tf32", "tc"), ("halfhalf", "tc")]
 
 
-@pytest.mark.parametrize("mode", list(MODES))
+def use_route(monkeypatch, route):
+    if route == "tc":
+        monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
+    else:
+        monkeypatch.delenv("ECGEMM_CORRECTED_ROUTE", raising=False)
+
+
+@pytest.mark.parametrize("mode,route", MODE_ROUTES)
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
 @pytest.mark.parametrize("m,n,k", SHAPES)
-def test_modes_transposes_ragged(handle, mode, ta, tb, m, n, k):
+def test_modes_transposes_ragged(handle, monkeypatch, mode, route, ta, tb, m, n, k):
+    use_route(monkeypatch, route)
     pad, offset = (3, 1) if (m + n) % 2 else (0, 0)  # half the cases padded and misaligned
     a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=m * 7 + n)
     c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m + pad, offset)  # beta=0: NaN must not leak
@@ -175,8 +186,9 @@ def test_bad_argument_leaves_c_untouched(handle):
     assert torch.equal(c.view(), c0)
 
 
-@pytest.mark.parametrize("mode", list(MODES))
-def test_nan_and_inf_propagate_like_sgemm(handle, mode):
+@pytest.mark.parametrize("mode,route", MODE_ROUTES)
+def test_nan_and_inf_propagate_like_sgemm(handle, monkeypatch, mode, route):
+    use_route(monkeypatch, route)
     m, n, k = 40, 36, 50
     a, b = make_problem("N", "N", m, n, k, seed=5)
     a.view().abs_()
@@ -214,8 +226,9 @@ def test_device_pointer_mode(handle):
 
 
 @pytest.mark.parametrize("shape", [(64, 64, 16384), (64, 64, 65536), (1024, 1024, 1024)])
-@pytest.mark.parametrize("mode", FP32_CLASS)
-def test_long_k_as_accurate_as_cublas(handle, mode, shape):
+@pytest.mark.parametrize("mode,route", [(m, r) for m, r in MODE_ROUTES if m in FP32_CLASS])
+def test_long_k_as_accurate_as_cublas(handle, monkeypatch, mode, route, shape):
+    use_route(monkeypatch, route)
     m, n, k = shape
     a, b = make_problem("N", "N", m, n, k, seed=k)
     c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)

@@ -440,3 +440,37 @@ def test_split_host_refuses_other_dtypes_and_methods():
         ecgemm._split_host("tf32", np.ones(4))
     with pytest.raises(ValueError, match="method"):
         ecgemm._split_host("bf16", np.ones(4, np.float32))
+
+
+# --- the device rule (one device per call), checked without two GPUs ------------------
+
+class _HandleOn:
+    """Stands in for an ecgemm.Handle created on `device` (only .device is read)."""
+
+    def __init__(self, device):
+        self.device = device
+
+
+def _operands_on(monkeypatch, devices):
+    """Fake device operands whose memory `pointer_device` reports on `devices`."""
+    ops = [as_operand(FakeDeviceArray((4, 4), ptr=FAKE_PTR + 4096 * i), name)
+           for i, name in enumerate(("a", "b", "out"))]
+    where = {op.ptr: dev for op, dev in zip(ops, devices)}
+    monkeypatch.setattr(_ecgemm, "pointer_device", lambda ptr, name: where[ptr])
+    return tuple(ops)
+
+
+def test_operands_on_different_devices_are_refused(monkeypatch):
+    from ecgemm._api import _device_and_handle
+    ops = _operands_on(monkeypatch, (0, 1, 0))
+    with pytest.raises(ValueError, match=r"different devices \(a on device 0, b on device 1\)"):
+        _device_and_handle(ops, None)
+
+
+def test_operands_on_another_device_than_the_handle_are_refused(monkeypatch):
+    from ecgemm._api import _device_and_handle
+    ops = _operands_on(monkeypatch, (1, 1, 1))
+    with pytest.raises(ValueError, match="on device 1 but the handle was created on device 0"):
+        _device_and_handle(ops, _HandleOn(0))
+    handle = _HandleOn(1)
+    assert _device_and_handle(ops, handle) == (1, handle)

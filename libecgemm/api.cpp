@@ -57,27 +57,6 @@ bool valid_mode(ecgemmMode_t mode) {
 
 }  // namespace
 
-namespace ecgemm::detail {
-
-ecgemmStatus_t reserve_workspace(ecgemmContext& ctx, size_t bytes) {
-  if (bytes <= ctx.workspace_bytes) return ECGEMM_STATUS_SUCCESS;
-  if (ctx.workspace_is_user) return ECGEMM_STATUS_ALLOC_FAILED;  // too small, and not ours
-  // Growth is rare (the largest call so far sets the size), so the implicit
-  // synchronisation of cudaFree is acceptable here and keeps in-flight work safe.
-  if (ctx.workspace) cudaFree(ctx.workspace);
-  ctx.workspace = nullptr;
-  ctx.workspace_bytes = 0;
-  if (cudaMalloc(&ctx.workspace, bytes) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky-free allocation error
-    ctx.workspace = nullptr;
-    return ECGEMM_STATUS_ALLOC_FAILED;
-  }
-  ctx.workspace_bytes = bytes;
-  return ECGEMM_STATUS_SUCCESS;
-}
-
-}  // namespace ecgemm::detail
-
 extern "C" {
 
 ECGEMM_API const char* ecgemm_get_status_name(ecgemmStatus_t status) {

@@ -43,21 +43,21 @@ split_operand_kernel(const float* __restrict__ src, int64_t stride_r, int64_t st
   // grid.y is capped at 65535, so a long k is walked in strides.
   for (int64_t k0 = static_cast<int64_t>(blockIdx.y) * kSplitTile; k0 < k_pad;
        k0 += static_cast<int64_t>(gridDim.y) * kSplitTile) {
-  for (int p = threadIdx.y; p < kSplitTile; p += kSplitRowsPerPass) {
-    // Lane index walks the contiguous dimension.
-    const int dr = r_contiguous ? threadIdx.x : p;
-    const int dk = r_contiguous ? p : threadIdx.x;
-    const int64_t r = r0 + dr, kk = k0 + dk;
-    tile[dr][dk] = (r < rows && kk < k) ? src[r * stride_r + kk * stride_k] : 0.0f;
-  }
-  __syncthreads();
-  for (int p = threadIdx.y; p < kSplitTile; p += kSplitRowsPerPass) {
-    const int64_t out = (r0 + p) * k_pad + k0 + threadIdx.x;
-    const SplitValue s = split_for<M>(tile[p][threadIdx.x]);
-    hi[out] = narrow<M>(s.hi);
-    if constexpr (uses_lo(M)) lo[out] = narrow<M>(s.lo);
-  }
-  __syncthreads();  // the tile is refilled for the next k0
+    for (int p = threadIdx.y; p < kSplitTile; p += kSplitRowsPerPass) {
+      // The lane walks whichever index is contiguous in the caller's memory.
+      const int dr = r_contiguous ? threadIdx.x : p;
+      const int dk = r_contiguous ? p : threadIdx.x;
+      const int64_t r = r0 + dr, kk = k0 + dk;
+      tile[dr][dk] = (r < rows && kk < k) ? src[r * stride_r + kk * stride_k] : 0.0f;
+    }
+    __syncthreads();
+    for (int p = threadIdx.y; p < kSplitTile; p += kSplitRowsPerPass) {
+      const int64_t out = (r0 + p) * k_pad + k0 + threadIdx.x;
+      const SplitValue s = split_for<M>(tile[p][threadIdx.x]);
+      hi[out] = narrow<M>(s.hi);
+      if constexpr (uses_lo(M)) lo[out] = narrow<M>(s.lo);
+    }
+    __syncthreads();  // the tile is refilled for the next k0
   }
 }
 

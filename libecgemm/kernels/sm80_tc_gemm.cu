@@ -19,23 +19,42 @@
 namespace ecgemm::detail {
 namespace {
 
-constexpr int kRowPitch = kTileKBytes + 16;  // +16 B: ldmatrix rows land in distinct banks
-constexpr int kPlaneBytes = kTileM * kRowPitch;
-constexpr int kKStepBytes = 32;              // one MMA k-step: 16 FP16 or 8 TF32 values
-constexpr int kWarpsM = 2, kWarpsN = 4;
-constexpr int kWarpTileM = kTileM / kWarpsM;  // 64
-constexpr int kWarpTileN = kTileN / kWarpsN;  // 32
-constexpr int kFragsM = kWarpTileM / 16;      // 4
-constexpr int kFragsN = kWarpTileN / 8;       // 4
+constexpr int kKStepBytes = 32;  // one MMA k-step: 16 FP16 or 8 TF32 values
 static_assert(kTileM == kTileN, "A and B planes share one plane size");
 
-template <TcMethod M>
-struct Traits {
+// One mainloop shape: kKBytes of K per pipeline stage, kStages stages. The block tile
+// is always kTileM x kTileN (the planes are padded to it).
+template <TcMethod M, int kKBytes, int kStages>
+struct Config {
   using Mma = std::conditional_t<uses_half(M), MmaF16, MmaTf32>;
   static constexpr Scheme kScheme = scheme_of(M);
+  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
+  // Two accumulators (corrected, Markidis) fill the register file at 64 x 32 per warp
+  // with 8 warps. One accumulator affords 64 x 64 per warp, which loads a third fewer
+  // shared-memory bytes per MMA; those CTAs have 4 warps, two per SM so that one
+  // CTA's barrier is covered by the other's MMAs.
+  static constexpr bool kOneAccumulator = kScheme == Scheme::kOnePass;
+  static constexpr int kWarpsM = 2, kWarpsN = kOneAccumulator ? 2 : 4;
+  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kCtasPerSm = kOneAccumulator ? 2 : 1;
+  static constexpr int kWarpTileM = kTileM / kWarpsM;
+  static constexpr int kWarpTileN = kTileN / kWarpsN;
+  static constexpr int kFragsM = kWarpTileM / 16;
+  static constexpr int kFragsN = kWarpTileN / 8;
+  static constexpr int kStageKBytes = kKBytes;
+  static constexpr int kSteps = kKBytes / kKStepBytes;  // MMA k-steps per stage
+  // +16 B per row: the 8 rows an ldmatrix phase reads land in distinct bank groups.
+  static constexpr int kRowPitch = kKBytes + 16;
+  static constexpr int kPlaneBytes = kTileM * kRowPitch;
   static constexpr int kPlanes = uses_lo(M) ? 4 : 2;  // A_hi, B_hi [, A_lo, B_lo]
   static constexpr int kStageBytes = kPlanes * kPlaneBytes;
-  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
+  static constexpr int kSmemBytes = kStages * kStageBytes;
+  static constexpr int kChunksPerRow = kKBytes / 16;
+  // Read the next k-step's fragments while this one's MMAs issue, where registers allow.
+  static constexpr bool kDoubleBuffer = kOneAccumulator;
+  static_assert(kSteps % 2 == 0, "fragment double buffering alternates within a stage");
+  static_assert(kThreads % kChunksPerRow == 0 && kTileM % (kThreads / kChunksPerRow) == 0,
+                "whole rows per pass, whole passes per tile");
 };
 
 struct Planes {
@@ -46,48 +65,60 @@ struct Planes {
   int64_t row_bytes;  // k_pad * element size
 };
 
-// 128 rows x 64 bytes from one plane into shared memory: 512 16-byte chunks.
-__device__ __forceinline__ void load_plane(uint32_t dst, const char* src, int64_t row0,
-                                           int64_t row_bytes, int64_t k_byte0) {
+// kTileM rows x kKBytes from one plane into shared memory, 16 bytes per cp.async.
+// `src` points at the tile's first row and the stage's first K byte. The source
+// pointer steps by whole passes of rows, so that no per-chunk 64-bit offsets stay live
+// across the mainloop (the corrected kernels have no registers to spare).
+template <class C>
+__device__ __forceinline__ void load_plane(uint32_t dst, const char* src, int64_t row_bytes) {
+  constexpr int kRowsPerPass = C::kThreads / C::kChunksPerRow;
+  const int row = threadIdx.x / C::kChunksPerRow, col = threadIdx.x % C::kChunksPerRow;
+  const char* from = src + row * row_bytes + col * 16;
+  const uint32_t to = dst + row * C::kRowPitch + col * 16;
+  const int64_t pass_bytes = kRowsPerPass * row_bytes;
 #pragma unroll
-  for (int i = 0; i < kTileM * kTileKBytes / 16 / kThreads; ++i) {
-    const int chunk = threadIdx.x + i * kThreads;
-    const int row = chunk / (kTileKBytes / 16), col = chunk % (kTileKBytes / 16);
-    cp_async_16(dst + row * kRowPitch + col * 16,
-                src + (row0 + row) * row_bytes + k_byte0 + col * 16);
+  for (int i = 0; i < kTileM / kRowsPerPass; ++i) {
+    cp_async_16(to + i * kRowsPerPass * C::kRowPitch, from);
+    from += pass_bytes;
   }
 }
 
-template <TcMethod M>
+template <TcMethod M, class C>
 __device__ __forceinline__ void load_stage(uint32_t stage, const Planes& p, const Tile& t,
                                            int64_t k_tile) {
-  const int64_t kb = k_tile * kTileKBytes;
-  load_plane(stage + 0 * kPlaneBytes, p.a_hi, t.m0, p.row_bytes, kb);
-  load_plane(stage + 1 * kPlaneBytes, p.b_hi, t.n0, p.row_bytes, kb);
+  const int64_t kb = k_tile * C::kStageKBytes;
+  const int64_t a = t.m0 * p.row_bytes + kb, b = t.n0 * p.row_bytes + kb;
+  load_plane<C>(stage + 0 * C::kPlaneBytes, p.a_hi + a, p.row_bytes);
+  load_plane<C>(stage + 1 * C::kPlaneBytes, p.b_hi + b, p.row_bytes);
   if constexpr (uses_lo(M)) {
-    load_plane(stage + 2 * kPlaneBytes, p.a_lo, t.m0, p.row_bytes, kb);
-    load_plane(stage + 3 * kPlaneBytes, p.b_lo, t.n0, p.row_bytes, kb);
+    load_plane<C>(stage + 2 * C::kPlaneBytes, p.a_lo + a, p.row_bytes);
+    load_plane<C>(stage + 3 * C::kPlaneBytes, p.b_lo + b, p.row_bytes);
   }
 }
 
+template <class C>
 struct Frags {
-  uint32_t a[kFragsM][4];
-  uint32_t b[kFragsN][2];
+  uint32_t a[C::kFragsM][4];
+  uint32_t b[C::kFragsN][2];
 };
 
-__device__ __forceinline__ void load_frags(Frags& f, uint32_t a_plane, uint32_t b_plane,
-                                           int warp_m, int warp_n, int lane, int step) {
-  const int k_byte = step * kKStepBytes;
+// One warp's A fragment `mi` of k-step `step`.
+template <class C>
+__device__ __forceinline__ void load_frag_a(uint32_t (&a)[4], uint32_t a_plane, int warp_m,
+                                            int lane, int step, int mi) {
+  const int row = warp_m * C::kWarpTileM + mi * 16 + (lane % 16);
+  ldmatrix_x4(a, a_plane + row * C::kRowPitch + step * kKStepBytes + (lane / 16) * 16);
+}
+
+// One warp's B fragments of k-step `step`.
+template <class C>
+__device__ __forceinline__ void load_frags_b(Frags<C>& f, uint32_t b_plane, int warp_n, int lane,
+                                             int step) {
 #pragma unroll
-  for (int mi = 0; mi < kFragsM; ++mi) {
-    const int row = warp_m * kWarpTileM + mi * 16 + (lane % 16);
-    ldmatrix_x4(f.a[mi], a_plane + row * kRowPitch + k_byte + (lane / 16) * 16);
-  }
-#pragma unroll
-  for (int nj = 0; nj < kFragsN / 2; ++nj) {
-    const int row = warp_n * kWarpTileN + nj * 16 + (lane % 8) + (lane / 16) * 8;
+  for (int nj = 0; nj < C::kFragsN / 2; ++nj) {
+    const int row = warp_n * C::kWarpTileN + nj * 16 + (lane % 8) + (lane / 16) * 8;
     uint32_t r[4];
-    ldmatrix_x4(r, b_plane + row * kRowPitch + k_byte + ((lane / 8) % 2) * 16);
+    ldmatrix_x4(r, b_plane + row * C::kRowPitch + step * kKStepBytes + ((lane / 8) % 2) * 16);
     f.b[2 * nj][0] = r[0];
     f.b[2 * nj][1] = r[1];
     f.b[2 * nj + 1][0] = r[2];
@@ -95,88 +126,162 @@ __device__ __forceinline__ void load_frags(Frags& f, uint32_t a_plane, uint32_t 
   }
 }
 
+// One warp's fragments of k-step `step` from one A plane and one B plane.
+template <class C>
+__device__ __forceinline__ void load_frags(Frags<C>& f, uint32_t a_plane, uint32_t b_plane,
+                                           int warp_m, int warp_n, int lane, int step) {
+#pragma unroll
+  for (int mi = 0; mi < C::kFragsM; ++mi) load_frag_a<C>(f.a[mi], a_plane, warp_m, lane, step, mi);
+  load_frags_b<C>(f, b_plane, warp_n, lane, step);
+}
+
+// hi (and lo where the method has one) fragments of k-step `step` of one stage.
+template <TcMethod M, class C>
+__device__ __forceinline__ void load_step(Frags<C>& hi, Frags<C>& lo, uint32_t stage, int warp_m,
+                                          int warp_n, int lane, int step) {
+  load_frags<C>(hi, stage + 0 * C::kPlaneBytes, stage + 1 * C::kPlaneBytes, warp_m, warp_n, lane,
+                step);
+  if constexpr (uses_lo(M))
+    load_frags<C>(lo, stage + 2 * C::kPlaneBytes, stage + 3 * C::kPlaneBytes, warp_m, warp_n,
+                  lane, step);
+}
+
+template <class C>
 struct Accumulators {
-  float promoted[kFragsM][kFragsN][4];  // hi·hi, or the only accumulator
-  float correction[kFragsM][kFragsN][4];  // lo·hi + hi·lo (+ lo·lo for Markidis)
+  float promoted[C::kFragsM][C::kFragsN][4];    // hi·hi, or the only accumulator
+  float correction[C::kFragsM][C::kFragsN][4];  // lo·hi + hi·lo (+ lo·lo for Markidis)
 };
 
-template <TcMethod M>
-__device__ __forceinline__ void mma_step(Accumulators& acc, const Frags& hi, const Frags& lo) {
-  using Mma = typename Traits<M>::Mma;
-  constexpr Scheme kScheme = Traits<M>::kScheme;
+// The MMAs of fragment row `mi` of one k-step.
+template <TcMethod M, class C>
+__device__ __forceinline__ void mma_row(Accumulators<C>& acc, int mi, const uint32_t (&hi_a)[4],
+                                        const uint32_t (&lo_a)[4], const Frags<C>& hi,
+                                        const Frags<C>& lo) {
+  using Mma = typename C::Mma;
   const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-  for (int mi = 0; mi < kFragsM; ++mi) {
+  for (int ni = 0; ni < C::kFragsN; ++ni) {
+    float(&sum)[4] = acc.promoted[mi][ni];
+    if constexpr (C::kScheme == Scheme::kCorrected) {
+      float(&corr)[4] = acc.correction[mi][ni];
+      Mma::run(corr, lo_a, hi.b[ni], corr);
+      Mma::run(corr, hi_a, lo.b[ni], corr);
+      float d[4];
+      Mma::run(d, hi_a, hi.b[ni], zero);
 #pragma unroll
-    for (int ni = 0; ni < kFragsN; ++ni) {
-      float(&sum)[4] = acc.promoted[mi][ni];
-      if constexpr (kScheme == Scheme::kCorrected) {
-        float(&corr)[4] = acc.correction[mi][ni];
-        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-        float d[4];
-        Mma::run(d, hi.a[mi], hi.b[ni], zero);
-#pragma unroll
-        for (int x = 0; x < 4; ++x) sum[x] += d[x];  // the round-to-nearest promotion
-      } else if constexpr (kScheme == Scheme::kFourProducts) {
-        float(&corr)[4] = acc.correction[mi][ni];
-        Mma::run(corr, lo.a[mi], lo.b[ni], corr);
-        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
-      } else {
-        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
-      }
+      for (int x = 0; x < 4; ++x) sum[x] += d[x];  // the round-to-nearest promotion
+    } else if constexpr (C::kScheme == Scheme::kFourProducts) {
+      float(&corr)[4] = acc.correction[mi][ni];
+      Mma::run(corr, lo_a, lo.b[ni], corr);
+      Mma::run(corr, lo_a, hi.b[ni], corr);
+      Mma::run(corr, hi_a, lo.b[ni], corr);
+      Mma::run(sum, hi_a, hi.b[ni], sum);
+    } else {
+      Mma::run(sum, hi_a, hi.b[ni], sum);
     }
   }
 }
 
-template <TcMethod M, int kStages>
-__global__ void __launch_bounds__(kThreads, 1)
+template <TcMethod M, class C>
+__device__ __forceinline__ void mma_step(Accumulators<C>& acc, const Frags<C>& hi,
+                                         const Frags<C>& lo) {
+#pragma unroll
+  for (int mi = 0; mi < C::kFragsM; ++mi) mma_row<M, C>(acc, mi, hi.a[mi], lo.a[mi], hi, lo);
+}
+
+// Without double buffering: all B fragments of the step first, then each row's A
+// fragments just before its MMAs, so that one row of A is live at a time.
+template <TcMethod M, class C>
+__device__ __forceinline__ void load_and_mma_step(Accumulators<C>& acc, uint32_t stage,
+                                                  int warp_m, int warp_n, int lane, int step) {
+  Frags<C> hi, lo;
+  load_frags_b<C>(hi, stage + 1 * C::kPlaneBytes, warp_n, lane, step);
+  if constexpr (uses_lo(M)) load_frags_b<C>(lo, stage + 3 * C::kPlaneBytes, warp_n, lane, step);
+#pragma unroll
+  for (int mi = 0; mi < C::kFragsM; ++mi) {
+    uint32_t hi_a[4], lo_a[4];
+    load_frag_a<C>(hi_a, stage + 0 * C::kPlaneBytes, warp_m, lane, step, mi);
+    if constexpr (uses_lo(M)) load_frag_a<C>(lo_a, stage + 2 * C::kPlaneBytes, warp_m, lane, step, mi);
+    mma_row<M, C>(acc, mi, hi_a, lo_a, hi, lo);
+  }
+}
+
+// Pipeline: cp.async fills stage i + kStages - 1 while stage i is consumed, and the
+// fragments of each k-step are read from shared memory while the MMAs of the previous
+// one issue (two register buffers; the first k-step of stage i + 1 is read during the
+// last one of stage i, after the barrier that publishes it).
+template <TcMethod M, int kKBytes, int kStages>
+__global__ void __launch_bounds__(Config<M, kKBytes, kStages>::kThreads,
+                                  Config<M, kKBytes, kStages>::kCtasPerSm)
 tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_per_split,
                int64_t k_tiles, GemmArgs args, float* partials, int64_t m_pad, int64_t n_pad) {
+  using C = Config<M, kKBytes, kStages>;
   extern __shared__ __align__(128) char smem[];
   const uint32_t smem0 = smem_address(smem);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int warp_m = warp / kWarpsN, warp_n = warp % kWarpsN;
+  const int warp_m = warp / C::kWarpsN, warp_n = warp % C::kWarpsN;
   const Tile tile = raster_tile(tiles_m, tiles_n);
   const int64_t kt_begin = blockIdx.z * k_tiles_per_split;
   const int64_t kt_end = min(k_tiles, kt_begin + k_tiles_per_split);
   const int64_t count = kt_end - kt_begin;
 
-  Accumulators acc;
+  Accumulators<C> acc;
 #pragma unroll
-  for (int mi = 0; mi < kFragsM; ++mi)
+  for (int mi = 0; mi < C::kFragsM; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < kFragsN; ++ni)
+    for (int ni = 0; ni < C::kFragsN; ++ni)
 #pragma unroll
       for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] = acc.correction[mi][ni][x] = 0.0f;
 
   auto stage_addr = [&](int64_t i) {
-    return smem0 + static_cast<uint32_t>(i % kStages) * Traits<M>::kStageBytes;
+    return smem0 + static_cast<uint32_t>(i % kStages) * C::kStageBytes;
   };
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < count) load_stage<M>(stage_addr(s), planes, tile, kt_begin + s);
+    if (s < count) load_stage<M, C>(stage_addr(s), planes, tile, kt_begin + s);
     cp_async_commit();
   }
+  cp_async_wait<kStages - 2>();
+  __syncthreads();  // stage 0 landed for all threads
+
+  Frags<C> hi[2], lo[2];
+  if constexpr (C::kDoubleBuffer)
+    load_step<M, C>(hi[0], lo[0], stage_addr(0), warp_m, warp_n, lane, 0);
 
   for (int64_t i = 0; i < count; ++i) {
-    cp_async_wait<kStages - 2>();
-    __syncthreads();  // stage i landed for all threads; stage i-1 is free to refill
+    // Every thread passed the barrier that follows its last read of stage i - 1, the
+    // slot that tile i + kStages - 1 refills.
     const int64_t next = i + kStages - 1;
-    if (next < count) load_stage<M>(stage_addr(next), planes, tile, kt_begin + next);
+    if (next < count) load_stage<M, C>(stage_addr(next), planes, tile, kt_begin + next);
     cp_async_commit();
 
     const uint32_t stage = stage_addr(i);
-#pragma unroll
-    for (int step = 0; step < kTileKBytes / kKStepBytes; ++step) {
-      Frags hi, lo;
-      load_frags(hi, stage + 0 * kPlaneBytes, stage + 1 * kPlaneBytes, warp_m, warp_n, lane, step);
-      if constexpr (uses_lo(M))
-        load_frags(lo, stage + 2 * kPlaneBytes, stage + 3 * kPlaneBytes, warp_m, warp_n, lane,
-                   step);
-      mma_step<M>(acc, hi, lo);
+    // Double buffering indexes its buffers statically, so it needs the loop unrolled;
+    // the corrected kernels keep it rolled, so ptxas does not hoist the next step's
+    // fragments into registers they do not have.
+#pragma unroll(C::kDoubleBuffer ? C::kSteps : 1)
+    for (int step = 0; step < C::kSteps; ++step) {
+      const int cur = C::kDoubleBuffer ? step % 2 : 0, nxt = (step + 1) % 2;
+      const bool last = step + 1 == C::kSteps;
+      if constexpr (C::kDoubleBuffer) {
+        if (!last) {
+          load_step<M, C>(hi[nxt], lo[nxt], stage, warp_m, warp_n, lane, step + 1);
+        } else {
+          cp_async_wait<kStages - 2>();
+          __syncthreads();  // stage i + 1 landed for all threads; stage i is read out
+          if (i + 1 < count)
+            load_step<M, C>(hi[nxt], lo[nxt], stage_addr(i + 1), warp_m, warp_n, lane, 0);
+        }
+        mma_step<M, C>(acc, hi[cur], lo[cur]);
+      } else {
+        load_and_mma_step<M, C>(acc, stage, warp_m, warp_n, lane, step);
+      }
+      if constexpr (!C::kDoubleBuffer) {
+        if (last) {
+          cp_async_wait<kStages - 2>();
+          __syncthreads();  // stage i + 1 landed for all threads; stage i is read out
+        }
+      }
     }
   }
   cp_async_wait<0>();
@@ -188,18 +293,18 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
   float* partial = direct ? nullptr : partials + blockIdx.z * m_pad * n_pad;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
-  for (int mi = 0; mi < kFragsM; ++mi)
+  for (int mi = 0; mi < C::kFragsM; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < kFragsN; ++ni)
+    for (int ni = 0; ni < C::kFragsN; ++ni)
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
-        const int64_t row = tile.m0 + warp_m * kWarpTileM + mi * 16 + g + (x / 2) * 8;
-        const int64_t col = tile.n0 + warp_n * kWarpTileN + ni * 8 + 2 * t + (x % 2);
+        const int64_t row = tile.m0 + warp_m * C::kWarpTileM + mi * 16 + g + (x / 2) * 8;
+        const int64_t col = tile.n0 + warp_n * C::kWarpTileN + ni * 8 + 2 * t + (x % 2);
         float v = acc.promoted[mi][ni][x];
         // An infinite hi·hi sum is what FP32 arithmetic gives; the correction would
         // only add Inf·lo terms whose signs follow the remainders' (Inf - Inf = NaN).
-        if constexpr (Traits<M>::kScheme != Scheme::kOnePass)
-          if (!isinf(v)) v += acc.correction[mi][ni][x] * Traits<M>::kCorrScale;
+        if constexpr (C::kScheme != Scheme::kOnePass)
+          if (!isinf(v)) v += acc.correction[mi][ni][x] * C::kCorrScale;
         if (!direct) {
           partial[col * m_pad + row] = v;
         } else if (row < args.m && col < args.n) {
@@ -208,23 +313,28 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
       }
 }
 
-template <TcMethod M, int kStages>
+template <TcMethod M, int kKBytes, int kStages>
 cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws,
                             const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr int kSmemBytes = kStages * Traits<M>::kStageBytes;
-  auto kernel = tc_gemm_kernel<M, kStages>;
+  using C = Config<M, kKBytes, kStages>;
+  auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
   cudaError_t err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
+  // All of the unified L1/shared carveout to shared memory, or two CTAs may not fit.
+  if (err == cudaSuccess)
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
   if (err != cudaSuccess) return err;
   const Planes planes{ws + w.a_hi, ws + w.a_lo, ws + w.b_hi, ws + w.b_lo,
                       w.k_pad * static_cast<int64_t>(element_bytes(M))};
   const int64_t tiles_m = w.m_pad / kTileM, tiles_n = w.n_pad / kTileN;
-  const int64_t k_tiles = w.k_pad * static_cast<int64_t>(element_bytes(M)) / kTileKBytes;
+  // k_pad is a whole number of kPadKBytes, hence of kKBytes.
+  const int64_t k_tiles = w.k_pad * static_cast<int64_t>(element_bytes(M)) / kKBytes;
   const int64_t per_split = (k_tiles + w.splits - 1) / w.splits;
   float* partials = reinterpret_cast<float*>(ws + w.partials);
   const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), 1, static_cast<unsigned>(w.splits));
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(planes, tiles_m, tiles_n, per_split, k_tiles,
-                                                 args, partials, w.m_pad, w.n_pad);
+  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(planes, tiles_m, tiles_n, per_split,
+                                                       k_tiles, args, partials, w.m_pad, w.n_pad);
   if ((err = cudaGetLastError()) != cudaSuccess || w.splits == 1) return err;
   return launch_splitk_reduce(args, w, ws, dev, stream);
 }
@@ -232,10 +342,17 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
 template <TcMethod M>
 cudaError_t launch_for_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
                               const DeviceInfo& dev, cudaStream_t stream) {
-  // Deep pipelines need sm_80/sm_90-sized shared memory; sm_86/sm_89 get two stages.
-  if (4 * Traits<M>::kStageBytes <= dev.max_smem_per_block)
-    return launch_mainloop<M, 4>(args, w, ws, dev, stream);
-  return launch_mainloop<M, 2>(args, w, ws, dev, stream);
+  static_assert(kPadKBytes % 128 == 0, "128-byte stages need K padded to 128 bytes");
+  // Shared memory per CTA: the per-block limit, or half an SM's (which is the
+  // per-block limit + 1 KB on sm_80/86/89/90, less 1 KB reserved per CTA) for two.
+  const int per_sm = dev.max_smem_per_block + 1024;
+  const int budget = Config<M, 128, 2>::kCtasPerSm == 1 ? dev.max_smem_per_block
+                                                        : per_sm / 2 - 1024;
+  // 128 bytes of K per stage (half the barriers of 64) with as many stages as fit:
+  // sm_90 three, sm_80 two; sm_86/sm_89 (99 KB) take 64-byte stages.
+  if (Config<M, 128, 3>::kSmemBytes <= budget) return launch_mainloop<M, 128, 3>(args, w, ws, dev, stream);
+  if (Config<M, 128, 2>::kSmemBytes <= budget) return launch_mainloop<M, 128, 2>(args, w, ws, dev, stream);
+  return launch_mainloop<M, 64, 2>(args, w, ws, dev, stream);
 }
 
 }  // namespace

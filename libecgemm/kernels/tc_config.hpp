@@ -33,16 +33,20 @@ cudaError_t visit_method(TcMethod method, F&& f) {
   return cudaErrorInvalidValue;
 }
 
-constexpr bool uses_half(TcMethod m) { return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis; }
-constexpr bool uses_lo(TcMethod m) { return m == TcMethod::kTf32x3 || m == TcMethod::kHalfx3 || m == TcMethod::kMarkidis; }
+constexpr bool uses_half(TcMethod m) {
+  return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis;
+}
+constexpr bool uses_lo(TcMethod m) {
+  return m == TcMethod::kTf32x3 || m == TcMethod::kHalfx3 || m == TcMethod::kMarkidis;
+}
 constexpr size_t element_bytes(TcMethod m) { return uses_half(m) ? 2 : 4; }
 
-// Block tile. K is counted in bytes of the stored operand so that FP16 (32 values)
-// and TF32 (16 values) share one shared-memory layout and one ldmatrix pattern.
+// Output tile of both mainloops. K is counted in bytes of the stored operand so that
+// FP16 and TF32 share one shared-memory layout and one ldmatrix / wgmma pattern;
+// split-K is planned in units of kTileKBytes (the narrowest K stage a mainloop uses).
 constexpr int kTileM = 128;
 constexpr int kTileN = 128;
 constexpr int kTileKBytes = 64;
-constexpr int kThreads = 256;
 // The split pass moves 32 x 32 tiles, and one 128-byte row segment is the widest
 // K step a mainloop takes (sm_90's 128-byte swizzle): K is padded to both.
 constexpr int kSplitTileK = 32;

@@ -53,6 +53,18 @@ def accuracy_cases(profile):
                    "input_seed": inputs.case_seed("exp", exp_type, *shape, seed)}
 
 
+def residual_rows(case, found):
+    """One result row per method for `case`, from {method: (residual, error or None)}."""
+    keys = {k: case[k] for k in ("shape", "seed", "exp_type") if k in case}
+    rows = []
+    for name, (res, err) in found.items():
+        row = {"method": name, **keys, "residual": res}
+        if err:
+            row["error"] = err
+        rows.append(row)
+    return rows
+
+
 def case_inputs(case):
     """The case's operands as float32 NumPy arrays, bit-identical in every process."""
     if case["section"] == "exp_types":
@@ -69,12 +81,7 @@ def run_accuracy(ctx):
             continue
         a, b = (to_device(ctx.torch, x) for x in case_inputs(case))
         found = residuals(ctx, a, b, ctx.methods.names)
-        keys = {k: case[k] for k in ("shape", "seed", "exp_type") if k in case}
-        for name, (res, err) in found.items():
-            row = {"method": name, **keys, "residual": res}
-            if err:
-                row["error"] = err
-            ctx.results[case["section"]].append(row)
+        ctx.results[case["section"]].extend(residual_rows(case, found))
         if case["seed"] == 0:
             ctx.progress(f"{title}: " + ", ".join(
                 f"{name} {res:.2e}" if res is not None else f"{name} error" for name, (res, _) in found.items()))

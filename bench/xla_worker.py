@@ -105,18 +105,13 @@ class Worker:
             self.save()
 
     def accuracy(self):
-        from bench.accuracy import case_inputs
+        from bench.accuracy import case_inputs, residual_rows
         for case in self.spec["accuracy"]:
             if self.expired():
                 self.out["notes"].append(f"xla {case['section']} {case['shape']} skipped: time budget spent")
                 continue
             found = self.residuals(*(self.put(x) for x in case_inputs(case)))
-            keys = {k: case[k] for k in ("shape", "seed", "exp_type") if k in case}
-            for name, (res, err) in found.items():
-                row = {"method": name, **keys, "residual": res}
-                if err:
-                    row["error"] = err
-                self.out[case["section"]].append(row)
+            self.out[case["section"]].extend(residual_rows(case, found))
             log(f"{case['section']} {case['shape']} " + ", ".join(f"{k} {v[0]}" for k, v in found.items()))
             self.save()
 

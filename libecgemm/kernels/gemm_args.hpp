@@ -32,6 +32,19 @@ __device__ __forceinline__ void store_epilogue(float* c, float acc, float alpha,
 }
 #endif
 
+// A batch of `count` products that share m, n, k, ld and the scalars. Product z reads
+// a + z * stride_a (strided form) or a_array[z] (pointer-array form: the arrays live
+// in device memory, as cuBLAS's batched calls expect); likewise B and C. count = 1
+// with null arrays and zero strides is the plain call.
+struct Batch {
+  int64_t count = 1;
+  int64_t stride_a = 0, stride_b = 0, stride_c = 0;  // in elements
+  const float* const* a_array = nullptr;
+  const float* const* b_array = nullptr;
+  float* const* c_array = nullptr;
+  bool pointer_array() const { return c_array != nullptr; }
+};
+
 // C (m x n, column-major) = alpha * op(A) * op(B) + beta * C with m, n, k >= 1.
 struct GemmArgs {
   bool trans_a = false;  // op(A) = A^T; A is stored k x m
@@ -44,7 +57,21 @@ struct GemmArgs {
   float* c = nullptr;
   int64_t ldc = 0;
   Scalars scalars;
+  Batch batch;
 };
+
+#if defined(__CUDACC__)
+// Operand pointers of product z of a (possibly batched) call.
+__device__ __forceinline__ const float* batch_a(const GemmArgs& g, int64_t z) {
+  return g.batch.pointer_array() ? g.batch.a_array[z] : g.a + z * g.batch.stride_a;
+}
+__device__ __forceinline__ const float* batch_b(const GemmArgs& g, int64_t z) {
+  return g.batch.pointer_array() ? g.batch.b_array[z] : g.b + z * g.batch.stride_b;
+}
+__device__ __forceinline__ float* batch_c(const GemmArgs& g, int64_t z) {
+  return g.batch.pointer_array() ? g.batch.c_array[z] : g.c + z * g.batch.stride_c;
+}
+#endif
 
 struct DeviceInfo {
   int cc_major = 0;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/simt_fp32.hpp"
+#include "kernels/sm90_fused.hpp"
 #include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
@@ -80,6 +81,22 @@ bool runs_on_simt(const ecgemmContext& ctx, int64_t m, int64_t n, TcMethod* meth
   return corrected_on_simt(*method, m, n);
 }
 
+// Tensor Core calls take the plane family (split pass writing hi/lo planes, then a
+// mainloop over them); ECGEMM_TC_KERNEL=fused takes the fused family (split inside the
+// kernel, no planes) where it can run. The fused family stays behind the planes until
+// it is measured faster (H200, C ABI, CUDA events, tools/fused_layouts.py; 4096^3,
+// TFLOP/s, both operand layouts alike):
+//                       planes   fused   fused, no split   fused, split alone
+//   tf32tf32             113      60         123               ~98 (equivalent)
+//   halfhalf             190      74         180              ~101 (equivalent)
+// Its transform warpgroup (one warp per scheduler) splits at ~2600 cycles per 32-wide
+// K unit of a 128x128 tile, above the ~2060 the consumers need, and the two do not
+// overlap yet (2.3 ms = 1.4 + 1.1 at tf32tf32).
+bool fused_route(const GemmArgs& args, const DeviceInfo& dev) {
+  const char* env = std::getenv("ECGEMM_TC_KERNEL");
+  return env && std::strcmp(env, "fused") == 0 && sm90_fused_usable(args, dev);
+}
+
 ecgemmStatus_t from_cuda(cudaError_t err) {
   switch (err) {
     case cudaSuccess: return ECGEMM_STATUS_SUCCESS;
@@ -93,7 +110,7 @@ ecgemmStatus_t from_cuda(cudaError_t err) {
 }  // namespace
 
 DeviceInfo device_info(const ecgemmContext& ctx) {
-  return {ctx.cc_major, ctx.cc_minor, ctx.sm_count, ctx.max_smem_per_block};
+  return {ctx.device, ctx.cc_major, ctx.cc_minor, ctx.sm_count, ctx.max_smem_per_block};
 }
 
 size_t workspace_bytes(const ecgemmContext& ctx, int64_t m, int64_t n, int64_t k) {
@@ -102,6 +119,10 @@ size_t workspace_bytes(const ecgemmContext& ctx, int64_t m, int64_t n, int64_t k
   bool two_level;
   if (runs_on_simt(ctx, m, n, &method, &two_level))
     return plan_simt_fp32(m, n, k, device_info(ctx), two_level).bytes;
+  GemmArgs shape;
+  shape.m = m, shape.n = n, shape.k = k;
+  if (fused_route(shape, device_info(ctx)))
+    return plan_sm90_fused(method, shape, device_info(ctx)).bytes;
   return plan_tc_workspace(method, m, n, k, device_info(ctx)).bytes;
 }
 
@@ -116,6 +137,12 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
     const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
     if (status != ECGEMM_STATUS_SUCCESS) return status;
     return from_cuda(launch_simt_fp32(args, plan, ctx.workspace, ctx.stream));
+  }
+  if (fused_route(args, dev)) {
+    const FusedPlan plan = plan_sm90_fused(method, args, dev);
+    const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
+    if (status != ECGEMM_STATUS_SUCCESS) return status;
+    return from_cuda(launch_sm90_fused(method, args, plan, ctx.workspace, dev, ctx.stream));
   }
   const TcWorkspace plan = plan_tc_workspace(method, args.m, args.n, args.k, dev);
   const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);

@@ -74,6 +74,7 @@ __device__ __forceinline__ float* batch_c(const GemmArgs& g, int64_t z) {
 #endif
 
 struct DeviceInfo {
+  int ordinal = 0;  // the CUDA device the handle runs on
   int cc_major = 0;
   int cc_minor = 0;
   int sm_count = 0;

@@ -62,6 +62,27 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* map, int32
       : "memory");
 }
 
+// A 3-D box (inner, outer, batch); out-of-range elements arrive as zeros.
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* map, int32_t inner,
+                                            int32_t outer, int32_t batch, uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(inner), "r"(outer), "r"(batch), "r"(bar)
+      : "memory");
+}
+
+// Makes this thread's ordinary shared-memory stores visible to the async proxy
+// (wgmma reads its operands through it).
+__device__ __forceinline__ void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// A barrier for `threads` threads of the CTA only (ids 1..15; 0 is __syncthreads').
+__device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 // ---- register reallocation between warpgroups --------------------------------------
 
 template <int kRegs>

@@ -6,14 +6,7 @@
 // the copy engine (TMA, 128-byte swizzle, completion on mbarriers), and two
 // consumers, each owning 64 rows x 128 columns, that issue m64n128 wgmmas.
 //
-// Error correction (Ootomo & Yokota 2022), as in the sm80 kernel: per wgmma k-step
-// (k16 FP16, k8 TF32) hi·hi is issued with scale-d = 0 into `product`, and added to
-// `promoted` with FP32 round-to-nearest adds on the SIMT cores, because the Tensor
-// Core's own accumulation truncates. lo·hi + hi·lo accumulate inside the Tensor Core
-// in `correction`. hi·hi and the corrections are committed as separate wgmma groups,
-// so the adds for one k-step overlap the correction products of the same k-step.
-// Three 64-float accumulators per thread are what fits in the register file; they
-// set the tile.
+// The consumers and the error correction are sm90_consumer.cuh's.
 #include <cuda.h>  // CUtensorMap and its enums only: the encoder comes from the runtime
 #include <cuda_fp16.h>
 #include <cudaTypedefs.h>
@@ -22,7 +15,9 @@
 #include <type_traits>
 
 #include "../split.cuh"
+#include "sm90_consumer.cuh"
 #include "sm90_ptx.cuh"
+#include "sm90_tensor_map.hpp"
 #include "tc_config.hpp"
 #include "tc_tile.cuh"
 
@@ -61,20 +56,9 @@ struct Problem {
 #if defined(ECGEMM_SM90A_DEVICE)
 using namespace sm90;
 
-constexpr int kConsumerRows = kTileM / kConsumers;   // 64: one m64 wgmma
 constexpr int kConsumerWarps = 4 * kConsumers;       // arrivals that free a stage
-constexpr int kKStepBytes = 32;                      // wgmma k16 FP16 / k8 TF32
-constexpr int kKSteps = kSliceBytes / kKStepBytes;   // 4 per stage
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128 * (40 + 2 * 232) <= 64 K
-// k-steps of hi·hi per RN promotion; 1 is the paper's scheme. On an H100, 2 ran 18%
-// faster for tf32tf32 at n = 8192 but lost accuracy on positive data, where the Tensor
-// Core's truncation does not cancel (64 x 4096 x 64 urand(0, 1), halfhalf: residual
-// 1.00e-7 against 7.4e-8), so it stays 1.
-constexpr int kPromoteSteps = 1;
 static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs keep the atom");
-
-template <TcMethod M>
-constexpr Scheme kScheme = scheme_of(M);
 
 // The producer thread: fills stage i % kStages with slice i once consumers freed it.
 template <TcMethod M>
@@ -100,112 +84,18 @@ __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile,
   }
 }
 
-struct Accumulators {
-  float promoted[64];    // hi·hi (RN-promoted for the corrected modes), or the only one
-  float correction[64];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
-};
-
-// Descriptors of one stage for this consumer's 64-row slab of A and all of B.
-struct StageDescs {
-  uint64_t a_hi, b_hi, a_lo, b_lo;
-  __device__ __forceinline__ StageDescs(uint32_t stage, int consumer) {
-    const uint32_t slab = consumer * kConsumerRows * kSliceBytes;
-    a_hi = kmajor_sw128_desc(stage + 0 * kPlaneBytes + slab);
-    b_hi = kmajor_sw128_desc(stage + 1 * kPlaneBytes);
-    a_lo = kmajor_sw128_desc(stage + 2 * kPlaneBytes + slab);
-    b_lo = kmajor_sw128_desc(stage + 3 * kPlaneBytes);
-  }
-};
-
-template <TcMethod M>
-__device__ __forceinline__ void consume(Accumulators& acc, int64_t count, uint32_t ring,
-                                        uint32_t full, uint32_t empty, int consumer) {
-  using T = Sm90Traits<M>;
-  constexpr int kPromote = kPromoteSteps;
-  using Mma = std::conditional_t<uses_half(M), WgmmaF16, WgmmaTf32>;
-  static_assert(kKSteps % kPromote == 0, "promotion groups tile the stage");
-  const bool signals = threadIdx.x % 32 == 0;
-  float product[64];
-#pragma unroll
-  for (int x = 0; x < 64; ++x) product[x] = 0.0f;
-  pin_registers(acc.promoted);
-  if constexpr (kScheme<M> != Scheme::kOnePass) pin_registers(acc.correction);
-  for (int64_t i = 0; i < count; ++i) {
-    const uint32_t s = static_cast<uint32_t>(i % T::kStages);
-    mbarrier_wait(full + 8 * s, static_cast<uint32_t>(i / T::kStages) & 1);
-    const StageDescs d(ring + s * T::kStageBytes, consumer);
-    // After this wait every group of slice i-1 is done: its stage can be refilled.
-    auto release_previous = [&] {
-      if (i > 0 && signals) mbarrier_arrive(empty + 8 * ((i - 1) % T::kStages));
-    };
-    if constexpr (kScheme<M> == Scheme::kCorrected) {
-#pragma unroll
-      for (int j = 0; j < kKSteps; j += kPromote) {
-        pin_registers(acc.promoted);  // the adds reading `product` are done
-        wgmma_fence();
-#pragma unroll
-        for (int q = 0; q < kPromote; ++q) {
-          const uint32_t off = (j + q) * kKStepBytes;
-          if (q == 0) Mma::template run<false>(product, desc_advance(d.a_hi, off), desc_advance(d.b_hi, off));
-          else Mma::template run<true>(product, desc_advance(d.a_hi, off), desc_advance(d.b_hi, off));
-        }
-        wgmma_commit();
-#pragma unroll
-        for (int q = 0; q < kPromote; ++q) {
-          const uint32_t off = (j + q) * kKStepBytes;
-          Mma::template run<true>(acc.correction, desc_advance(d.a_lo, off), desc_advance(d.b_hi, off));
-          Mma::template run<true>(acc.correction, desc_advance(d.a_hi, off), desc_advance(d.b_lo, off));
-        }
-        wgmma_commit();
-        wgmma_wait<1>();  // hi·hi landed; the corrections may still run
-        pin_registers(product);
-        if (j == 0) release_previous();
-#pragma unroll
-        for (int x = 0; x < 64; ++x) acc.promoted[x] += product[x];  // the RN promotion
-      }
-    } else {
-      wgmma_fence();
-#pragma unroll
-      for (int j = 0; j < kKSteps; ++j) {
-        const uint32_t off = j * kKStepBytes;
-        if constexpr (kScheme<M> == Scheme::kFourProducts) {  // smallest terms first
-          Mma::template run<true>(acc.correction, desc_advance(d.a_lo, off), desc_advance(d.b_lo, off));
-          Mma::template run<true>(acc.correction, desc_advance(d.a_lo, off), desc_advance(d.b_hi, off));
-          Mma::template run<true>(acc.correction, desc_advance(d.a_hi, off), desc_advance(d.b_lo, off));
-        }
-        Mma::template run<true>(acc.promoted, desc_advance(d.a_hi, off), desc_advance(d.b_hi, off));
-      }
-      wgmma_commit();
-      wgmma_wait<1>();
-      release_previous();
-    }
-  }
-  wgmma_wait<0>();
-  pin_registers(acc.promoted);
-  if constexpr (kScheme<M> != Scheme::kOnePass) pin_registers(acc.correction);
-}
-
-// Thread t of consumer c holds element v of its 64 x 128 slab at row
-// 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
 template <TcMethod M>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int consumer) {
-  constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
-  const int t = threadIdx.x % 128, lane = t % 32;
-  const int64_t row0 = tile.m0 + consumer * kConsumerRows + 16 * (t / 32) + lane / 4;
-  const int64_t col0 = tile.n0 + 2 * (lane % 4);
+  const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
   const bool direct = gridDim.z == 1;
   const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
   const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
   float* partial = direct ? nullptr : p.partials + blockIdx.z * p.m_pad * p.n_pad;
 #pragma unroll
   for (int v = 0; v < 64; ++v) {
-    const int64_t row = row0 + 8 * ((v / 2) % 2), col = col0 + 8 * (v / 4) + v % 2;
-    float value = acc.promoted[v];
-    // An infinite hi·hi sum is what FP32 arithmetic gives; the correction would only
-    // add Inf·lo terms whose signs follow the remainders' (Inf - Inf = NaN).
-    if constexpr (kScheme<M> != Scheme::kOnePass)
-      if (!isinf(value)) value += acc.correction[v] * kCorrScale;
+    const int64_t row = row0 + slab_row(v), col = col0 + slab_col(v);
+    const float value = finished_sum<M>(acc, v);
     if (!direct) {
       partial[col * p.m_pad + row] = value;
     } else if (row < p.args.m && col < p.args.n) {
@@ -249,7 +139,11 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     Accumulators acc;
 #pragma unroll
     for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
-    consume<M>(acc, count, ring, full, empty, group - 1);
+    auto stage = [ring](uint32_t s) {
+      const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
+      return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
+    };
+    consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
     store_tile<M>(acc, p, tile, group - 1);
   }
 #elif defined(__CUDA_ARCH__)
@@ -258,19 +152,6 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
 }
 
 // ---- host side -------------------------------------------------------------------
-
-PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 encoder = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      fn = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-  }();
-  return encoder;
-}
 
 // A rows x k_pad plane read in 128-row x 128-byte boxes, swizzled as wgmma expects.
 bool encode_plane(CUtensorMap* map, TcMethod method, const char* plane, int64_t rows,

@@ -6,19 +6,13 @@
 
 #include "../split.cuh"
 #include "tc_config.hpp"
+#include "tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {
 
 constexpr int kSplitTile = kSplitTileK;
 constexpr int kSplitRowsPerPass = 8;
-
-template <TcMethod M>
-__device__ __forceinline__ SplitValue split_for(float x) {
-  if constexpr (M == TcMethod::kTf32x3 || M == TcMethod::kTf32x1) return split_tf32(x);
-  else if constexpr (M == TcMethod::kMarkidis) return split_markidis(x);
-  else return split_half(x);
-}
 
 template <TcMethod M>
 using Stored = std::conditional_t<uses_half(M), __half, float>;

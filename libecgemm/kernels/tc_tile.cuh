@@ -2,6 +2,7 @@
 // computes, and the order in which CTAs walk the output tiles.
 #pragma once
 
+#include "../split.cuh"
 #include "tc_config.hpp"
 
 namespace ecgemm::detail {
@@ -18,6 +19,15 @@ constexpr Scheme scheme_of(TcMethod m) {
                                   : Scheme::kOnePass;
 }
 
+// The split a method stores: TF32 parts, FP16 parts with lo scaled by 2^11, or
+// Markidis's unscaled FP16 parts (split.cuh: the one definition of the numerics).
+template <TcMethod M>
+__host__ __device__ __forceinline__ SplitValue split_for(float x) {
+  if constexpr (M == TcMethod::kTf32x3 || M == TcMethod::kTf32x1) return split_tf32(x);
+  else if constexpr (M == TcMethod::kMarkidis) return split_markidis(x);
+  else return split_half(x);
+}
+
 struct Tile {
   int64_t m0, n0;  // first row and column of the CTA's output tile
 };
@@ -26,13 +36,14 @@ struct Tile {
 // time share A and B slices in L2.
 constexpr int kRasterGroup = 8;
 
-__device__ __forceinline__ Tile raster_tile(int64_t tiles_m, int64_t tiles_n) {
+__device__ __forceinline__ Tile raster_tile(int64_t tiles_m, int64_t tiles_n,
+                                            int64_t tile_m = kTileM, int64_t tile_n = kTileN) {
   const int64_t bid = blockIdx.x;
   const int64_t per_group = kRasterGroup * tiles_n;
   const int64_t first_m = bid / per_group * kRasterGroup;
   const int64_t group_rows = min(tiles_m - first_m, static_cast<int64_t>(kRasterGroup));
   const int64_t in_group = bid % per_group;
-  return {(first_m + in_group % group_rows) * kTileM, in_group / group_rows * kTileN};
+  return {(first_m + in_group % group_rows) * tile_m, in_group / group_rows * tile_n};
 }
 
 }  // namespace ecgemm::detail

@@ -1,0 +1,145 @@
+// The consumer warpgroups of the Hopper Tensor Core kernels: wgmma over K-major,
+// 128-byte-swizzled hi/lo stages in shared memory, with the paper's error correction,
+// and the epilogue. Shared by the plane-reading kernel (sm90_tc_gemm.cu) and the fused
+// kernel that splits in shared memory (sm90_fused_gemm.cu).
+//
+// Error correction (Ootomo & Yokota 2022): per wgmma k-step (k16 FP16, k8 TF32) hi·hi is
+// issued with scale-d = 0 into `product` and added to `promoted` with FP32
+// round-to-nearest adds on the SIMT cores, because the Tensor Core's own accumulation
+// truncates. lo·hi + hi·lo accumulate inside the Tensor Core in `correction`. hi·hi and
+// the corrections are committed as separate wgmma groups, so the adds for one k-step
+// overlap the correction products of the same k-step. Three 64-float accumulators per
+// thread are what fits in the register file; they set the tile (64 rows per consumer).
+#pragma once
+
+#include <type_traits>
+
+#include "../split.cuh"
+#include "sm90_ptx.cuh"
+#include "tc_config.hpp"
+#include "tc_tile.cuh"
+
+#if defined(ECGEMM_SM90A_DEVICE)
+namespace ecgemm::detail::sm90 {
+
+constexpr int kSwizzleRowBytes = 128;                 // one K slice: a 128-byte swizzle row
+constexpr int kKStepBytes = 32;                       // wgmma k16 FP16 / k8 TF32
+constexpr int kKSteps = kSwizzleRowBytes / kKStepBytes;  // 4 per stage
+constexpr int kConsumerRows = 64;                     // one m64 wgmma per consumer
+// k-steps of hi·hi per RN promotion; 1 is the paper's scheme. On an H100, 2 ran 18%
+// faster for tf32tf32 at n = 8192 but lost accuracy on positive data, where the Tensor
+// Core's truncation does not cancel (64 x 4096 x 64 urand(0, 1), halfhalf: residual
+// 1.00e-7 against 7.4e-8), so it stays 1.
+constexpr int kPromoteSteps = 1;
+
+struct Accumulators {
+  float promoted[64];    // hi·hi (RN-promoted for the corrected modes), or the only one
+  float correction[64];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+};
+
+// Where one stage's planes start (shared-memory addresses); B is 128 rows, A is the
+// consumers' rows, each consumer taking its own 64-row slab of A.
+struct StageLayout {
+  uint32_t a_hi, b_hi, a_lo, b_lo;
+};
+
+struct StageDescs {
+  uint64_t a_hi, b_hi, a_lo, b_lo;
+  __device__ __forceinline__ StageDescs(const StageLayout& s, int consumer) {
+    const uint32_t slab = consumer * kConsumerRows * kSwizzleRowBytes;
+    a_hi = kmajor_sw128_desc(s.a_hi + slab);
+    b_hi = kmajor_sw128_desc(s.b_hi);
+    a_lo = kmajor_sw128_desc(s.a_lo + slab);
+    b_lo = kmajor_sw128_desc(s.b_lo);
+  }
+};
+
+// Runs `count` stages. stage(i) gives the layout of ring slot i % kStages; full/empty
+// are the slots' mbarriers (8 bytes apart). One arrival per consumer warp frees a slot.
+template <TcMethod M, int kStages, typename StageOf>
+__device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageOf stage,
+                                        uint32_t full, uint32_t empty, int consumer) {
+  constexpr Scheme kScheme = scheme_of(M);
+  constexpr int kPromote = kPromoteSteps;
+  using Mma = std::conditional_t<uses_half(M), WgmmaF16, WgmmaTf32>;
+  static_assert(kKSteps % kPromote == 0, "promotion groups tile the stage");
+  const bool signals = threadIdx.x % 32 == 0;
+  float product[64];
+#pragma unroll
+  for (int x = 0; x < 64; ++x) product[x] = 0.0f;
+  pin_registers(acc.promoted);
+  if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
+  for (int64_t i = 0; i < count; ++i) {
+    const uint32_t s = static_cast<uint32_t>(i % kStages);
+    mbarrier_wait(full + 8 * s, static_cast<uint32_t>(i / kStages) & 1);
+    const StageDescs d(stage(s), consumer);
+    // After this wait every group of slice i-1 is done: its stage can be refilled.
+    auto release_previous = [&] {
+      if (i > 0 && signals) mbarrier_arrive(empty + 8 * ((i - 1) % kStages));
+    };
+    if constexpr (kScheme == Scheme::kCorrected) {
+#pragma unroll
+      for (int j = 0; j < kKSteps; j += kPromote) {
+        pin_registers(acc.promoted);  // the adds reading `product` are done
+        wgmma_fence();
+#pragma unroll
+        for (int q = 0; q < kPromote; ++q) {
+          const uint32_t off = (j + q) * kKStepBytes;
+          if (q == 0) Mma::template run<false>(product, desc_advance(d.a_hi, off), desc_advance(d.b_hi, off));
+          else Mma::template run<true>(product, desc_advance(d.a_hi, off), desc_advance(d.b_hi, off));
+        }
+        wgmma_commit();
+#pragma unroll
+        for (int q = 0; q < kPromote; ++q) {
+          const uint32_t off = (j + q) * kKStepBytes;
+          Mma::template run<true>(acc.correction, desc_advance(d.a_lo, off), desc_advance(d.b_hi, off));
+          Mma::template run<true>(acc.correction, desc_advance(d.a_hi, off), desc_advance(d.b_lo, off));
+        }
+        wgmma_commit();
+        wgmma_wait<1>();  // hi·hi landed; the corrections may still run
+        pin_registers(product);
+        if (j == 0) release_previous();
+#pragma unroll
+        for (int x = 0; x < 64; ++x) acc.promoted[x] += product[x];  // the RN promotion
+      }
+    } else {
+      wgmma_fence();
+#pragma unroll
+      for (int j = 0; j < kKSteps; ++j) {
+        const uint32_t off = j * kKStepBytes;
+        if constexpr (kScheme == Scheme::kFourProducts) {  // smallest terms first
+          Mma::template run<true>(acc.correction, desc_advance(d.a_lo, off), desc_advance(d.b_lo, off));
+          Mma::template run<true>(acc.correction, desc_advance(d.a_lo, off), desc_advance(d.b_hi, off));
+          Mma::template run<true>(acc.correction, desc_advance(d.a_hi, off), desc_advance(d.b_lo, off));
+        }
+        Mma::template run<true>(acc.promoted, desc_advance(d.a_hi, off), desc_advance(d.b_hi, off));
+      }
+      wgmma_commit();
+      wgmma_wait<1>();
+      release_previous();
+    }
+  }
+  wgmma_wait<0>();
+  pin_registers(acc.promoted);
+  if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
+}
+
+// The finished sum of element v: hi·hi plus the (unscaled) corrections. An infinite
+// hi·hi sum is what FP32 arithmetic gives; the correction would only add Inf·lo terms
+// whose signs follow the remainders' (Inf - Inf = NaN).
+template <TcMethod M>
+__device__ __forceinline__ float finished_sum(const Accumulators& acc, int v) {
+  constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
+  float value = acc.promoted[v];
+  if constexpr (scheme_of(M) != Scheme::kOnePass)
+    if (!isinf(value)) value += acc.correction[v] * kCorrScale;
+  return value;
+}
+
+// Thread t of a consumer holds element v of its 64 x 128 slab at row
+// 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
+__device__ __forceinline__ int slab_row(int v) { return 16 * ((threadIdx.x % 128) / 32) + (threadIdx.x % 32) / 4 + 8 * ((v / 2) % 2); }
+__device__ __forceinline__ int slab_col(int v) { return 8 * (v / 4) + 2 * (threadIdx.x % 4) + v % 2; }
+
+}  // namespace ecgemm::detail::sm90
+#endif  // ECGEMM_SM90A_DEVICE

@@ -1,0 +1,29 @@
+// The fused Hopper Tensor Core family (sm_90a): splits op(A) and op(B) inside the
+// kernel, so the only workspace is split-K partials. Host-side planning and launch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_args.hpp"
+#include "tc_config.hpp"
+
+namespace ecgemm::detail {
+
+struct FusedPlan {
+  int consumers = 2;     // consumer warpgroups: 2 -> 128 x 128 tiles, 1 -> 64 x 128
+  bool swapped = false;  // computes C^T = op(B)^T op(A)^T, so the small side is the tile's 64
+  int splits = 1;        // split-K factor (deterministic reduction); 1 for batches
+  int64_t units_per_split = 0;  // 32-wide K units per split
+  size_t bytes = 0;      // workspace: split-K partials
+};
+
+// Whether the fused kernels exist in this build and can run this call on this device.
+bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev);
+
+FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev);
+
+cudaError_t launch_sm90_fused(TcMethod method, const GemmArgs& args, const FusedPlan& plan,
+                              void* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+}  // namespace ecgemm::detail

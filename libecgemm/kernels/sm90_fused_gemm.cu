@@ -1,0 +1,527 @@
+// Hopper Tensor Core kernel that splits inside the CTA (sm_90a). op(A) and op(B) are
+// read from global memory in FP32 once per tile pass and never stored in any other
+// form: no hi/lo planes, and no workspace beyond split-K partials.
+//
+// One CTA computes a kTileM x 128 tile of C (64 rows per consumer warpgroup):
+//  - the transform warpgroup: thread 0 streams 32-wide K units of both operands into
+//    an FP32 staging ring with the copy engine (TMA; K-major operands land 128-byte
+//    swizzled, M/N-major ones as plain K rows, out-of-range elements as zeros); all 128
+//    threads split each unit with split.cuh (the numerics lab's definition, bit for bit)
+//    and store hi and lo in the K-major, 128-byte-swizzled stage layout wgmma reads.
+//    An operand TMA cannot address (base or leading dimension not 16-byte aligned, a
+//    pointer-array batch) is read straight from global memory instead: correct, slower.
+//  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
+//    (sm90_consumer.cuh), then the epilogue, or split-K partials.
+// Products of a batch are grid.y, split-K ranges grid.z.
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <utility>
+
+#include "../split.cuh"
+#include "sm90_consumer.cuh"
+#include "sm90_fused.hpp"
+#include "sm90_ptx.cuh"
+#include "sm90_tensor_map.hpp"
+#include "tc_tile.cuh"
+
+namespace ecgemm::detail {
+namespace {
+
+constexpr int kUnitK = 32;            // FP32 elements of K per staging unit (128 bytes)
+constexpr int kStageRowBytes = 128;   // K bytes per hi/lo stage: one swizzle row
+constexpr int kTileCols = 128;        // the N side of every tile
+constexpr int kStagingUnits = 3;      // FP32 units in flight ahead of the split
+constexpr int kSmemBudget = 224 * 1024;
+constexpr int kSmemAlign = 1024;      // 128-byte swizzle atom
+constexpr int kTransformThreads = 128;
+constexpr int kTransformBarrier = 1;  // named barrier of the transform warpgroup
+// 128 * (56 + 2 * 224) = 384 * 168: what the launch gives three warpgroups.
+constexpr int kTransformRegs = 56, kConsumerRegs = 224;
+constexpr int64_t kMaxGridY = 65535;
+
+// Where the transform warpgroup finds an operand's unit.
+enum class Source : int32_t {
+  kKMajor,   // TMA, K contiguous: 128-byte rows of K, swizzled as the stage layout
+  kMnMajor,  // TMA, rows contiguous: 32 K rows of kRows floats
+  kGlobal,   // no TMA: plain loads from global memory
+};
+
+template <TcMethod M, int kConsumers>
+struct FusedTraits {
+  static constexpr int kTileM = 64 * kConsumers;
+  static constexpr int kThreads = kTransformThreads * (1 + kConsumers);
+  static constexpr int kUnitsPerStage = uses_half(M) ? 2 : 1;  // 128 bytes of FP16 = 64 K
+  static constexpr int kBoxA = kTileM * kUnitK * 4;
+  static constexpr int kBoxB = kTileCols * kUnitK * 4;
+  static constexpr int kStagingBytes = kBoxA + kBoxB;
+  static constexpr int kPlaneA = kTileM * kStageRowBytes;
+  static constexpr int kPlaneB = kTileCols * kStageRowBytes;
+  static constexpr int kStageBytes = (uses_lo(M) ? 2 : 1) * (kPlaneA + kPlaneB);
+  static constexpr int kStages =
+      std::min(4, (kSmemBudget - kStagingUnits * kStagingBytes) / kStageBytes);
+  static constexpr int kSmemBytes =
+      kStagingUnits * kStagingBytes + kStages * kStageBytes + kSmemAlign;
+  static_assert(kStages >= 2, "the stage ring needs two slots to overlap split and MMA");
+};
+
+// One side of the product as rows x K: element (r, k) of product z lies at
+// base(z) + r * stride_r + k * stride_k, one of the two strides being 1.
+struct Operand {
+  const float* ptr = nullptr;           // product 0 (strided form)
+  const float* const* array = nullptr;  // pointer-array form (device memory)
+  int64_t stride_r = 0, stride_k = 0, batch_stride = 0, rows = 0;
+  Source source = Source::kGlobal;
+};
+
+struct Problem {
+  Operand a, b;  // a: the tile's rows, b: its columns (exchanged when swapped)
+  int64_t k = 0;
+  int64_t tiles_m = 0, tiles_n = 0;
+  int64_t units = 0;            // 32-wide K units, rounded up to whole stages
+  int64_t units_per_split = 0;
+  int64_t batch_offset = 0;     // product index of grid.y = 0 in this launch
+  float* c = nullptr;
+  float* const* c_array = nullptr;
+  int64_t ldc = 0, c_stride = 0;
+  int64_t m = 0, n = 0;         // C's own extents
+  bool swapped = false;         // tile row i is C's column
+  float* partials = nullptr;    // split-K: one m x n column-major plane per split
+  Scalars scalars;
+};
+
+struct Maps {
+  CUtensorMap a, b;
+};
+
+#if defined(ECGEMM_SM90A_DEVICE)
+using namespace sm90;
+
+__device__ __forceinline__ const float* product_base(const Operand& op, int64_t z) {
+  return op.array ? op.array[z] : op.ptr + z * op.batch_stride;
+}
+
+template <typename T>
+__device__ __forceinline__ uint32_t as_bits(T v) {
+  static_assert(sizeof(T) == 4, "32-bit values");
+  return *reinterpret_cast<const uint32_t*>(&v);
+}
+
+// Splits the kE values of one 16-byte chunk into its hi and lo words.
+template <TcMethod M, int kE, bool kPlain>
+__device__ __forceinline__ void split_chunk(const float (&x)[kE], uint32_t (&h)[4],
+                                            uint32_t (&l)[4]) {
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    if constexpr (uses_half(M)) {
+      constexpr bool kScaled = M != TcMethod::kMarkidis;
+      const HalfPair s = kPlain ? split_half_pair_plain<kScaled>(x[2 * q], x[2 * q + 1])
+                                : split_half_pair<kScaled>(x[2 * q], x[2 * q + 1]);
+      h[q] = as_bits(s.hi);
+      l[q] = as_bits(s.lo);
+    } else {
+      const SplitValue s = kPlain ? split_tf32_plain(x[q]) : split_tf32(x[q]);
+      h[q] = __float_as_uint(s.hi);
+      l[q] = __float_as_uint(s.lo);
+    }
+  }
+}
+
+// One unit of one operand into its hi/lo planes. Thread t keeps row t % kRows and
+// takes every (128 / kRows)-th chunk column, so each 8-thread phase of a 16-byte
+// access touches 8 distinct swizzle positions: no bank conflicts in the staging reads
+// or the plane writes. One test of split.cuh's special rules per 8 values picks the
+// branch-free formulas (the common case: one basic block the compiler can schedule).
+template <TcMethod M, int kRows, Source kSource>
+__device__ __forceinline__ void split_unit_from(const Operand& op, const float* base,
+                                                const char* box, char* hi, char* lo,
+                                                int64_t row0, int64_t k0, int64_t k,
+                                                int unit_in_stage) {
+  constexpr int kE = uses_half(M) ? 8 : 4;  // FP32 values per stored 16-byte chunk
+  constexpr int kChunks = kUnitK / kE;      // chunks of one row in one unit
+  constexpr int kPasses = kRows * kChunks / kTransformThreads;
+  // Chunks per test of the special rules: 8 values, one basic block of arithmetic.
+  constexpr int kGroup = 8 / kE;
+  static_assert(kPasses * kTransformThreads == kRows * kChunks && kPasses % kGroup == 0,
+                "whole passes");
+  constexpr int kStep = kTransformThreads / kRows;  // chunk columns between passes
+  const int row = threadIdx.x % kRows, swizzle = row & 7;
+  const int first_chunk = threadIdx.x / kRows;
+  char* const hi_row = hi + row * kStageRowBytes;
+  char* const lo_row = lo + row * kStageRowBytes;
+#pragma unroll
+  for (int pass = 0; pass < kPasses; pass += kGroup) {
+    float x[kGroup][kE];
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g) {
+      const int cc = first_chunk + (pass + g) * kStep;
+      if constexpr (kSource == Source::kKMajor) {  // 128-byte rows, chunks swizzled by row
+        const char* src = box + row * kStageRowBytes;
+#pragma unroll
+        for (int q = 0; q < kE / 4; ++q) {
+          const float4 v =
+              *reinterpret_cast<const float4*>(src + (((cc * kE / 4 + q) ^ swizzle) << 4));
+          x[g][4 * q] = v.x, x[g][4 * q + 1] = v.y, x[g][4 * q + 2] = v.z, x[g][4 * q + 3] = v.w;
+        }
+      } else if constexpr (kSource == Source::kMnMajor) {  // K rows of kRows floats
+        const float* column = reinterpret_cast<const float*>(box) + row;
+#pragma unroll
+        for (int e = 0; e < kE; ++e) x[g][e] = column[(cc * kE + e) * kRows];
+      } else {
+        const int64_t r = row0 + row;
+#pragma unroll
+        for (int e = 0; e < kE; ++e) {
+          const int64_t kk = k0 + cc * kE + e;
+          x[g][e] = (r < op.rows && kk < k) ? __ldg(base + r * op.stride_r + kk * op.stride_k)
+                                            : 0.0f;
+        }
+      }
+    }
+    bool plain = true;
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g)
+#pragma unroll
+      for (int e = 0; e < kE; ++e)
+        plain &= uses_half(M) ? half_plain(x[g][e]) : tf32_plain(x[g][e]);
+    uint32_t h[kGroup][4], l[kGroup][4];
+    if (plain) {
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g) split_chunk<M, kE, true>(x[g], h[g], l[g]);
+    } else {
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g) split_chunk<M, kE, false>(x[g], h[g], l[g]);
+    }
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g) {
+      const int cc = first_chunk + (pass + g) * kStep;
+      const int off = ((unit_in_stage * kChunks + cc) ^ swizzle) << 4;
+      *reinterpret_cast<uint4*>(hi_row + off) = make_uint4(h[g][0], h[g][1], h[g][2], h[g][3]);
+      if constexpr (uses_lo(M))
+        *reinterpret_cast<uint4*>(lo_row + off) = make_uint4(l[g][0], l[g][1], l[g][2], l[g][3]);
+    }
+  }
+}
+
+template <TcMethod M, int kRows>
+__device__ __forceinline__ void split_unit(const Operand& op, const float* base, const char* box,
+                                           char* hi, char* lo, int64_t row0, int64_t k0,
+                                           int64_t k, int unit_in_stage) {
+  switch (op.source) {
+    case Source::kKMajor:
+      return split_unit_from<M, kRows, Source::kKMajor>(op, base, box, hi, lo, row0, k0, k,
+                                                        unit_in_stage);
+    case Source::kMnMajor:
+      return split_unit_from<M, kRows, Source::kMnMajor>(op, base, box, hi, lo, row0, k0, k,
+                                                         unit_in_stage);
+    default:
+      return split_unit_from<M, kRows, Source::kGlobal>(op, base, box, hi, lo, row0, k0, k,
+                                                        unit_in_stage);
+  }
+}
+
+template <TcMethod M, int kConsumers>
+__device__ __forceinline__ void transform(const Maps& maps, const Problem& p, const Tile& tile,
+                                          int64_t z, int64_t first, int64_t units, char* smem,
+                                          uint32_t smem_addr, uint32_t staged, uint32_t full,
+                                          uint32_t empty) {
+  using T = FusedTraits<M, kConsumers>;
+  const bool tma_a = p.a.source != Source::kGlobal, tma_b = p.b.source != Source::kGlobal;
+  const uint32_t tx = (tma_a ? T::kBoxA : 0) + (tma_b ? T::kBoxB : 0);
+  const float* base_a = tma_a ? nullptr : product_base(p.a, z);
+  const float* base_b = tma_b ? nullptr : product_base(p.b, z);
+  // A broadcast operand (batch stride 0) has a one-product tensor map.
+  const int32_t za = p.a.batch_stride ? static_cast<int32_t>(z) : 0;
+  const int32_t zb = p.b.batch_stride ? static_cast<int32_t>(z) : 0;
+  const bool issuer = threadIdx.x == 0 && tx != 0;
+  auto issue = [&](int64_t u) {
+    const uint32_t slot = static_cast<uint32_t>(u % kStagingUnits), bar = staged + 8 * slot;
+    const uint32_t dst = smem_addr + slot * T::kStagingBytes;
+    const int32_t k0 = static_cast<int32_t>((first + u) * kUnitK);
+    const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
+    mbarrier_arrive_expect_tx(bar, tx);
+    if (tma_a) {
+      if (p.a.source == Source::kKMajor) tma_load_3d(dst, &maps.a, k0, m0, za, bar);
+      else tma_load_3d(dst, &maps.a, m0, k0, za, bar);
+    }
+    if (tma_b) {
+      if (p.b.source == Source::kKMajor) tma_load_3d(dst + T::kBoxA, &maps.b, k0, n0, zb, bar);
+      else tma_load_3d(dst + T::kBoxA, &maps.b, n0, k0, zb, bar);
+    }
+  };
+  if (issuer)
+    for (int64_t u = 0; u < min(static_cast<int64_t>(kStagingUnits), units); ++u) issue(u);
+  char* const ring = smem + kStagingUnits * T::kStagingBytes;
+  for (int64_t u = 0; u < units; ++u) {
+    const uint32_t slot = static_cast<uint32_t>(u % kStagingUnits);
+    if (tx) mbarrier_wait(staged + 8 * slot, static_cast<uint32_t>(u / kStagingUnits) & 1);
+    const int64_t stage = u / T::kUnitsPerStage;
+    const int unit_in_stage = static_cast<int>(u % T::kUnitsPerStage);
+    const uint32_t s = static_cast<uint32_t>(stage % T::kStages);
+    if (unit_in_stage == 0 && stage >= T::kStages)  // the consumers freed this slot
+      mbarrier_wait(empty + 8 * s, static_cast<uint32_t>(stage / T::kStages - 1) & 1);
+    char* const planes = ring + s * T::kStageBytes;
+    const char* const box = smem + slot * T::kStagingBytes;
+    const int64_t k0 = (first + u) * kUnitK;
+    split_unit<M, T::kTileM>(p.a, base_a, box, planes, planes + T::kPlaneA + T::kPlaneB,
+                             tile.m0, k0, p.k, unit_in_stage);
+    split_unit<M, kTileCols>(p.b, base_b, box + T::kBoxA, planes + T::kPlaneA,
+                             planes + 2 * T::kPlaneA + T::kPlaneB, tile.n0, k0, p.k,
+                             unit_in_stage);
+    if (unit_in_stage == T::kUnitsPerStage - 1) {
+      fence_proxy_async();  // the stores above are read by wgmma (the async proxy)
+      mbarrier_arrive(full + 8 * s);
+    }
+    named_barrier_sync(kTransformBarrier, kTransformThreads);  // staging slot read by all
+    if (issuer && u + kStagingUnits < units) issue(u + kStagingUnits);
+  }
+}
+
+// Tile element (i, j) is C's (i, j), or (j, i) when the call was swapped.
+template <TcMethod M>
+__device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
+                                           const Tile& tile, int64_t z, int consumer) {
+  const bool direct = gridDim.z == 1;
+  const float alpha = direct ? resolve_alpha(p.scalars) : 0.0f;
+  const float beta = direct ? resolve_beta(p.scalars) : 0.0f;
+  float* const c = !direct     ? p.partials + blockIdx.z * p.m * p.n
+                   : p.c_array ? p.c_array[z]
+                               : p.c + z * p.c_stride;
+  const int64_t ld = direct ? p.ldc : p.m;
+  const int64_t rows = p.swapped ? p.n : p.m, cols = p.swapped ? p.m : p.n;
+  const int64_t i0 = tile.m0 + consumer * kConsumerRows;
+#pragma unroll
+  for (int v = 0; v < 64; ++v) {
+    const int64_t i = i0 + slab_row(v), j = tile.n0 + slab_col(v);
+    if (i >= rows || j >= cols) continue;
+    float* const dst = p.swapped ? c + i * ld + j : c + j * ld + i;
+    const float value = finished_sum<M>(acc, v);
+    if (direct) store_epilogue(dst, value, alpha, beta);
+    else *dst = value;
+  }
+}
+#endif  // ECGEMM_SM90A_DEVICE
+
+template <TcMethod M, int kConsumers>
+__global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
+sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
+#if defined(ECGEMM_SM90A_DEVICE)
+  using T = FusedTraits<M, kConsumers>;
+  extern __shared__ char smem_raw[];
+  __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
+  __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
+  const uint32_t raw = smem_u32(smem_raw);
+  const uint32_t pad = ((raw + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1)) - raw;
+  char* const smem = smem_raw + pad;
+  const uint32_t smem_addr = raw + pad;
+  const uint32_t staged = smem_u32(staged_bars), full = smem_u32(full_bars),
+                 empty = smem_u32(empty_bars);
+  const Tile tile = raster_tile(p.tiles_m, p.tiles_n, T::kTileM, kTileCols);
+  const int64_t z = p.batch_offset + blockIdx.y;
+  const int64_t first = blockIdx.z * p.units_per_split;
+  const int64_t units = max(int64_t(0), min(p.units, first + p.units_per_split) - first);
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
+    for (int s = 0; s < T::kStages; ++s) {
+      mbarrier_init(full + 8 * s, kTransformThreads);
+      mbarrier_init(empty + 8 * s, 4 * kConsumers);  // one arrival per consumer warp
+    }
+    fence_barrier_init();
+    if (p.a.source != Source::kGlobal) prefetch_tensor_map(&maps.a);
+    if (p.b.source != Source::kGlobal) prefetch_tensor_map(&maps.b);
+  }
+  __syncthreads();
+
+  const int group = threadIdx.x / 128;
+  if (group == 0) {
+    if constexpr (kConsumers == 2) release_registers<kTransformRegs>();
+    transform<M, kConsumers>(maps, p, tile, z, first, units, smem, smem_addr, staged, full, empty);
+  } else {
+    if constexpr (kConsumers == 2) claim_registers<kConsumerRegs>();
+    Accumulators acc;
+#pragma unroll
+    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+    const uint32_t ring = smem_addr + kStagingUnits * T::kStagingBytes;
+    auto stage = [ring](uint32_t s) {
+      const uint32_t base = ring + s * T::kStageBytes;
+      return StageLayout{base, base + T::kPlaneA, base + T::kPlaneA + T::kPlaneB,
+                         base + 2 * T::kPlaneA + T::kPlaneB};
+    };
+    consume<M, T::kStages>(acc, units / T::kUnitsPerStage, stage, full, empty, group - 1);
+    store_tile<M>(acc, p, tile, z, group - 1);
+  }
+#elif defined(__CUDA_ARCH__)
+  __trap();  // never launched: sm90_fused_usable requires the sm_90a image
+#endif
+}
+
+// ---- host side -------------------------------------------------------------------
+
+// op(A) as the M side and op(B) as the N side, both seen as rows x K.
+Operand side_a(const GemmArgs& g) {
+  Operand op;
+  op.ptr = g.a;
+  op.array = g.batch.a_array;
+  op.batch_stride = g.batch.stride_a;
+  op.rows = g.m;
+  op.stride_r = g.trans_a ? g.lda : 1;
+  op.stride_k = g.trans_a ? 1 : g.lda;
+  return op;
+}
+
+Operand side_b(const GemmArgs& g) {
+  Operand op;
+  op.ptr = g.b;
+  op.array = g.batch.b_array;
+  op.batch_stride = g.batch.stride_b;
+  op.rows = g.n;
+  op.stride_r = g.trans_b ? 1 : g.ldb;
+  op.stride_k = g.trans_b ? g.ldb : 1;
+  return op;
+}
+
+// Describes `op` to the copy engine when its layout allows (16-byte aligned base,
+// leading dimension and batch stride); otherwise the kernel reads global memory.
+Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_rows,
+                      int64_t batch) {
+  constexpr int64_t kMaxStride = int64_t(1) << 40;
+  if (op.array) return Source::kGlobal;
+  const bool k_major = op.stride_k == 1;
+  const int64_t ld = k_major ? op.stride_r : op.stride_k;
+  const bool batched = batch > 1 && op.batch_stride != 0;
+  const int64_t inner = k_major ? k : op.rows, outer = k_major ? op.rows : k;
+  const int64_t ld_bytes = ld * 4;
+  const int64_t batch_bytes = batched ? op.batch_stride * 4 : ld_bytes * outer;
+  if (reinterpret_cast<uintptr_t>(op.ptr) % 16 != 0 || ld_bytes % 16 != 0 ||
+      batch_bytes % 16 != 0 || batch_bytes <= 0 || ld_bytes >= kMaxStride ||
+      batch_bytes >= kMaxStride)
+    return Source::kGlobal;
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
+                              static_cast<cuuint64_t>(batched ? batch : 1)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld_bytes),
+                                 static_cast<cuuint64_t>(batch_bytes)};
+  const cuuint32_t box[3] = {k_major ? static_cast<cuuint32_t>(kUnitK) : box_rows,
+                             k_major ? static_cast<cuuint32_t>(box_rows) : kUnitK, 1};
+  const cuuint32_t unit[3] = {1, 1, 1};
+  const CUresult r = tensor_map_encoder()(
+      map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(op.ptr), dims, strides, box,
+      unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      k_major ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) return Source::kGlobal;
+  return k_major ? Source::kKMajor : Source::kMnMajor;
+}
+
+// Sets the kernel's shared-memory limit once per device, not on every call.
+template <TcMethod M, int kConsumers>
+cudaError_t configure_once(int device) {
+  static std::atomic<uint64_t> configured{0};  // one flag set per instantiation
+  const uint64_t bit = device >= 0 && device < 64 ? uint64_t(1) << device : 0;
+  if (bit && (configured.load(std::memory_order_relaxed) & bit)) return cudaSuccess;
+  const cudaError_t err =
+      cudaFuncSetAttribute(sm90_fused_kernel<M, kConsumers>,
+                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           FusedTraits<M, kConsumers>::kSmemBytes);
+  if (err == cudaSuccess) configured.fetch_or(bit, std::memory_order_relaxed);
+  return err;
+}
+
+template <TcMethod M, int kConsumers>
+cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
+                         const DeviceInfo& dev, cudaStream_t stream) {
+  using T = FusedTraits<M, kConsumers>;
+  auto kernel = sm90_fused_kernel<M, kConsumers>;
+  cudaError_t err = configure_once<M, kConsumers>(dev.ordinal);
+  if (err != cudaSuccess) return err;
+  Problem p;
+  p.a = side_a(args);
+  p.b = side_b(args);
+  if (plan.swapped) std::swap(p.a, p.b);
+  Maps maps{};
+  p.a.source = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
+  p.b.source = encode_operand(&maps.b, p.b, args.k, kTileCols, args.batch.count);
+  p.k = args.k;
+  p.tiles_m = (p.a.rows + T::kTileM - 1) / T::kTileM;
+  p.tiles_n = (p.b.rows + kTileCols - 1) / kTileCols;
+  p.units_per_split = plan.units_per_split;
+  p.units = round_up(args.k, kUnitK * T::kUnitsPerStage) / kUnitK;
+  p.c = args.c;
+  p.c_array = args.batch.c_array;
+  p.ldc = args.ldc;
+  p.c_stride = args.batch.stride_c;
+  p.m = args.m;
+  p.n = args.n;
+  p.swapped = plan.swapped;
+  p.partials = static_cast<float*>(ws);
+  p.scalars = args.scalars;
+  for (int64_t z0 = 0; z0 < args.batch.count; z0 += kMaxGridY) {
+    p.batch_offset = z0;
+    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n),
+                    static_cast<unsigned>(std::min(args.batch.count - z0, kMaxGridY)),
+                    static_cast<unsigned>(plan.splits));
+    kernel<<<grid, T::kThreads, T::kSmemBytes, stream>>>(maps, p);
+    err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
+  if (plan.splits == 1) return cudaSuccess;
+  TcWorkspace partials;  // one m x n plane per split, C's orientation
+  partials.m_pad = args.m;
+  partials.n_pad = args.n;
+  partials.splits = plan.splits;
+  partials.partials = 0;
+  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), dev, stream);
+}
+
+}  // namespace
+
+bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev) {
+#if defined(ECGEMM_HAS_SM90A)
+  // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
+  constexpr int64_t kMaxCoord = INT32_MAX - 256;
+  return dev.cc_major == 9 && dev.cc_minor == 0 && args.k <= kMaxCoord &&
+         args.m <= kMaxCoord && args.n <= kMaxCoord && args.batch.count <= INT32_MAX &&
+         tensor_map_encoder() != nullptr &&
+         FusedTraits<TcMethod::kTf32x3, 2>::kSmemBytes <= dev.max_smem_per_block;
+#else
+  (void)args, (void)dev;
+  return false;
+#endif
+}
+
+// Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with
+// that side on the tile's rows (the call is swapped when it is n). Split-K only for
+// single products that leave SMs idle, with at least 8 stages per split.
+FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev) {
+  constexpr int64_t kMinStagesPerSplit = 8;
+  FusedPlan plan;
+  plan.consumers = std::min(args.m, args.n) <= 64 ? 1 : 2;
+  plan.swapped = plan.consumers == 1 && args.n < args.m;
+  const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
+  const int64_t tile_m = 64 * plan.consumers;
+  const int64_t tiles = (rows + tile_m - 1) / tile_m * ((cols + kTileCols - 1) / kTileCols);
+  const int64_t units_per_stage = uses_half(method) ? 2 : 1;
+  const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
+  int64_t splits = 1;
+  if (args.batch.count == 1 && tiles < dev.sm_count) {
+    const int64_t want = (dev.sm_count + tiles - 1) / tiles;
+    splits = std::max<int64_t>(1, std::min({want, stages / kMinStagesPerSplit, int64_t(65535)}));
+  }
+  const int64_t stages_per_split = (stages + splits - 1) / splits;
+  plan.splits = static_cast<int>((stages + stages_per_split - 1) / stages_per_split);
+  plan.units_per_split = stages_per_split * units_per_stage;
+  plan.bytes = plan.splits > 1 ? static_cast<size_t>(plan.splits) * args.m * args.n * 4 : 0;
+  return plan;
+}
+
+cudaError_t launch_sm90_fused(TcMethod method, const GemmArgs& args, const FusedPlan& plan,
+                              void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
+  return visit_method(method, [&](auto m) {
+    constexpr TcMethod kM = decltype(m)::value;
+    return plan.consumers == 1 ? launch_fused<kM, 1>(args, plan, workspace, dev, stream)
+                               : launch_fused<kM, 2>(args, plan, workspace, dev, stream);
+  });
+}
+
+}  // namespace ecgemm::detail

@@ -1,0 +1,73 @@
+"""The fused Hopper family (operands split inside the kernel; ECGEMM_TC_KERNEL=fused)
+on every mode, transpose, TMA source (K-major, M/N-major, unaligned -> global loads),
+tile shape (128 x 128, and 64 x 128 with and without the swap) and split-K, against
+an FP64 product and cuBLAS SGEMM on the same inputs."""
+import pytest
+
+from test_c_abi_gpu import (MODES, STATUS, ColMajor, cublas_sgemm, expected_class_ok, lib,
+                            make_problem, op, rel, sgemm, torch)
+
+pytestmark = pytest.mark.gpu
+if torch.cuda.get_device_capability() != (9, 0):
+    pytest.skip("the fused family is built for sm_90a (H100/H200)", allow_module_level=True)
+
+TC_MODES = [m for m in MODES if m != "fp32"]
+# 128 x 128 tiles; 64-row tiles (m <= 64) and swapped ones (n <= 64 < m); split-K (few
+# tiles, long k); ragged everything.
+SHAPES = [(1, 1, 1), (130, 257, 300), (64, 300, 2000), (300, 64, 2000), (1, 700, 513),
+          (700, 1, 513), (257, 129, 64 * 37 + 5), (33, 40, 20000)]
+
+
+@pytest.fixture(autouse=True)
+def fused_route(monkeypatch):
+    monkeypatch.setenv("ECGEMM_TC_KERNEL", "fused")
+    monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
+
+
+@pytest.fixture(scope="module")
+def handle():
+    import ctypes
+    h = ctypes.c_void_p()
+    assert lib.ecgemm_create(ctypes.byref(h)) == STATUS["SUCCESS"]
+    yield h
+    assert lib.ecgemm_destroy(h) == STATUS["SUCCESS"]
+
+
+@pytest.mark.parametrize("mode", TC_MODES)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("aligned", [True, False], ids=["tma", "global"])
+def test_fused_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
+    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: no TMA
+    a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
+    c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m + pad, offset)
+    assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    opa, opb = op(a.view(), ta), op(b.view(), tb)
+    ref = opa.double() @ opb.double()
+    got = c.view()
+    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
+    res, res_cublas = rel(got, ref), rel(cublas_sgemm(opa, opb), ref)
+    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+    pad_rows = c.buf[offset:offset + c.ld * n].view(n, c.ld)[:, m:]
+    assert torch.isnan(pad_rows).all()
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("m,n,k", [(40, 36, 50), (200, 40, 3000)])
+def test_fused_nan_inf_alpha_beta(handle, mode, m, n, k):
+    a, b = make_problem("N", "N", m, n, k, seed=5)
+    a.view().abs_()
+    b.view().abs_().add_(0.01)  # positive B: Inf in A gives +Inf, never Inf - Inf
+    a.view()[2, 7] = float("nan")
+    a.view()[5, 3] = float("inf")
+    a.view()[9, 1] = -float("inf")
+    b.view()[4, 11] = float("nan")
+    c0 = torch.rand((m, n), device="cuda")
+    c = ColMajor(c0, m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, 0.5, a, b, -2.0, c) == 0
+    ref = 0.5 * cublas_sgemm(a.view(), b.view()) - 2.0 * c0
+    got = c.view()
+    assert torch.equal(torch.isnan(got), torch.isnan(ref))
+    assert torch.equal(torch.isinf(got), torch.isinf(ref))
+    fin = torch.isfinite(ref)
+    assert rel(got[fin], ref[fin].double()) < 1e-5

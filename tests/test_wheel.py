@@ -74,12 +74,6 @@ def shipped(request) -> Shipped:
     return _installed() if request.param == "installed" else _wheel_file()
 
 
-def test_the_installed_package_is_not_the_source_tree():
-    import ecgemm
-
-    assert REPO not in Path(ecgemm.__file__).resolve().parents, ecgemm.__file__
-
-
 def test_wheel_ships_the_c_and_fortran_toolchain(shipped):
     missing = [rel for rel in TOOLCHAIN if str(PACKAGE / rel) not in shipped.names]
     assert not missing, f"not in the wheel: {missing}"

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import os
 
-# The install prefix of the C/Fortran toolchain: the package directory itself.
-_PREFIX = os.path.dirname(os.path.abspath(__file__))
+from . import _ecgemm
+
+# The install prefix of the C/Fortran toolchain: where CMake installed the extension
+# (the package directory; in an editable install the Python sources stay behind in
+# the source tree, but the compiled parts are installed together).
+_PREFIX = os.path.dirname(os.path.abspath(_ecgemm.__file__))
 # The LD_PRELOAD library that routes cuBLAS SGEMM calls to ecgemm, where built.
 _PRELOAD_LIBRARY = "libecgemm_cublas.so"
 

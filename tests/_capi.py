@@ -17,13 +17,14 @@ OP = {"N": 0, "T": 1, "C": 2}
 
 
 def library_path() -> str | None:
-    """$ECGEMM_LIBRARY, else the libecgemm shipped inside the installed package."""
+    """$ECGEMM_LIBRARY, else the libecgemm shipped inside the installed package (its lib/,
+    ecgemm.get_library_dir(); found without importing the Cython binding)."""
     env = os.environ.get("ECGEMM_LIBRARY")
     if env:
         return env
     spec = importlib.util.find_spec("ecgemm")
     for folder in (spec.submodule_search_locations or []) if spec else []:
-        found = sorted(glob.glob(os.path.join(folder, "libecgemm.so*")))
+        found = sorted(glob.glob(os.path.join(folder, "lib", "libecgemm.so*")))
         if found:
             return found[0]
     return None

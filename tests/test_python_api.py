@@ -68,12 +68,6 @@ def test_every_mode_name_maps_to_a_distinct_c_enumerator():
     assert sorted(codes.values()) == list(range(len(ecgemm.MODES)))  # ecgemmMode_t order
 
 
-def test_get_include_holds_the_header_and_the_pxd():
-    folder = ecgemm.get_include()
-    assert os.path.isfile(os.path.join(folder, "ecgemm.h"))
-    assert os.path.isfile(os.path.join(folder, "_ecgemm.pxd"))
-
-
 def test_stub_declares_every_public_function_of_the_extension():
     stub = open(os.path.join(os.path.dirname(_ecgemm.__file__), "_ecgemm.pyi")).read()
     public = [name for name in dir(_ecgemm)

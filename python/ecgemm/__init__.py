@@ -10,10 +10,8 @@ into a high and a low part (Ootomo & Yokota, 2022). Operands are NumPy arrays
 >>> c = ecgemm.matmul(a, a.T)                       # doctest: +SKIP
 
 Public names: :func:`matmul`, :func:`sgemm`, :class:`Handle`, :data:`MODES`,
-:class:`EcgemmError`, :func:`device_count`, :func:`get_include`.
+:class:`EcgemmError`, :func:`device_count`, :func:`get_include`, :func:`get_library_dir`.
 """
-
-import os as _os
 
 from ._api import matmul, sgemm
 from ._ecgemm import Handle, device_count
@@ -23,17 +21,10 @@ from ._ecgemm import _split_device, _split_host, _validate  # noqa: F401
 from ._ecgemm import device_properties as _device_properties  # noqa: F401
 from ._errors import EcgemmError
 from ._modes import MODES
+from ._paths import get_include, get_library_dir
 
 __version__ = _library_version()
 
-__all__ = ["EcgemmError", "Handle", "MODES", "device_count", "get_include", "matmul", "sgemm"]
-
-
-def get_include() -> str:
-    """Directory holding ``ecgemm.h`` and the ``_ecgemm.pxd`` Cython declarations.
-
-    For Cython code that ``cimport``\\ s ecgemm: add this directory to the include
-    path and link against the ``libecgemm`` shared library installed beside it.
-    """
-    return _os.path.dirname(_os.path.abspath(__file__))
+__all__ = ["EcgemmError", "Handle", "MODES", "device_count", "get_include", "get_library_dir",
+           "matmul", "sgemm"]
 

@@ -3,6 +3,9 @@
 Prints the device, then one m = n = k product per mode and, where CuPy or
 PyTorch is installed, cuBLAS SGEMM on the same inputs: the relative residual
 against an FP64 product and the throughput. Exits 1 without a usable GPU.
+
+``--cflags``, ``--libs``, ``--cmake-prefix`` and ``--preload`` print what a C,
+C++ or Fortran build needs from the installed package instead (see _paths.py).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Callable, Iterator, List, Optional, Tuple
 import numpy as np
 
 import ecgemm
-from ecgemm import _ecgemm
+from ecgemm import _ecgemm, _paths
 from ecgemm._layout import plan_gemm
 from ecgemm._operands import as_operand
 
@@ -94,13 +97,40 @@ def _open_device(device: Optional[int]) -> Tuple[Optional[ecgemm.Handle], str]:
                     f"{props['multiprocessors']} SMs, {props['memory_bytes'] / 2**30:.1f} GiB")
 
 
+# Build-information flags, in output order: what was asked is printed on one line
+# (``--cflags --libs`` as pkg-config does), for a shell's $(...).
+_PATH_QUERIES = {
+    "cflags": (_paths.compile_flags, "compiler flags: -I for ecgemm.h and the Fortran module"),
+    "libs": (_paths.link_flags, "linker flags for libecgemm (-L, run path, -lecgemm)"),
+    "cmake_prefix": (_paths.get_cmake_prefix,
+                     "prefix for CMAKE_PREFIX_PATH (find_package(ecgemm CONFIG))"),
+    "preload": (_paths.preload_library,
+                "path of libecgemm_cublas.so for LD_PRELOAD (exits 1 if not built)"),
+}
+
+
+def _print_path_queries(names: List[str]) -> int:
+    try:
+        print(" ".join(_PATH_QUERIES[name][0]() for name in names))
+    except FileNotFoundError as error:
+        print(f"ecgemm: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ecgemm",
-                                     description="Check ecgemm on this machine's GPU.")
+    parser = argparse.ArgumentParser(
+        prog="python -m ecgemm",
+        description="Check ecgemm on this machine's GPU, or print how to build against it.")
     parser.add_argument("--size", type=int, default=4096, help="m = n = k (default 4096)")
     parser.add_argument("--device", type=int, default=None, help="CUDA device (default: current)")
     parser.add_argument("--repeats", type=int, default=10, help="timed runs per method")
+    for name, (_, help_text) in _PATH_QUERIES.items():
+        parser.add_argument("--" + name.replace("_", "-"), action="store_true", help=help_text)
     args = parser.parse_args(argv)
+    queries = [name for name in _PATH_QUERIES if getattr(args, name)]
+    if queries:
+        return _print_path_queries(queries)
 
     print(f"ecgemm {ecgemm.__version__}, NumPy {np.__version__}, Python {sys.version.split()[0]}")
     handle, description = _open_device(args.device)

@@ -5,7 +5,7 @@
 #     cdef ec.ecgemmHandle_t h = (<ec.Handle> py_handle)._handle
 #
 # Compile with ecgemm.get_include() on the include path and link against the
-# libecgemm shared library in that same directory.
+# libecgemm shared library in ecgemm.get_library_dir() (-lecgemm).
 
 from libc.stddef cimport size_t
 

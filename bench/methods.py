@@ -22,6 +22,7 @@ class MethodInfo:
     promise: str
     fp16_operands: bool    # operands pass through FP16: the paper's exponent types 2–4 are out of its range
     detail: str
+    opt_in: bool = False   # run only when --methods names it exactly (a variant, not a peer)
 
     def as_dict(self):
         return dict(self.__dict__)
@@ -29,6 +30,17 @@ class MethodInfo:
 
 def _ecgemm(mode, promise, fp16, detail):
     return MethodInfo(f"ecgemm_{mode}", f"ecgemm {mode}", "ecgemm", promise, fp16, detail)
+
+
+# The fused Tensor Core family (operands split inside the kernel), pinned on every shape, beside the default
+# route (libecgemm/dispatch.cpp keeps it behind the plane family until it is measured faster).
+FUSED_SUFFIX = "_fused"
+FUSED_ENV = {"ECGEMM_TC_KERNEL": "fused", "ECGEMM_CORRECTED_ROUTE": "tc"}
+
+
+def _ecgemm_fused(mode, fp16):
+    return MethodInfo(f"ecgemm_{mode}{FUSED_SUFFIX}", f"ecgemm {mode} (fused TC)", "ecgemm", FP32, fp16,
+                      "the fused Tensor Core family on every shape (ECGEMM_TC_KERNEL=fused)", opt_in=True)
 
 
 CATALOG = (
@@ -39,6 +51,8 @@ CATALOG = (
     _ecgemm("tf32", ONE_PASS, False, "one TF32 product"),
     _ecgemm("fp16", ONE_PASS, True, "one FP16 product"),
     _ecgemm("markidis", CORRECTED_FP16, True, "Markidis: FP16 hi/lo, 4 products in the Tensor Core"),
+    _ecgemm_fused("tf32tf32", False),
+    _ecgemm_fused("halfhalf", True),
     MethodInfo("cublas_tf32", "cuBLAS TF32 1-pass", "cublas", ONE_PASS, False, "torch.matmul, fp32_precision tf32"),
     MethodInfo("cublas_fp16", "cuBLAS FP16 1-pass", "cublas", ONE_PASS, True,
                "casts to half (timed) + cuBLAS FP16 GEMM with FP32 accumulation; output: see variant"),
@@ -52,9 +66,12 @@ XLA_PRESETS = {"xla_tf32x3": "TF32_TF32_F32_X3", "xla_bf16x6": "BF16_BF16_F32_X6
 
 def select(patterns):
     """Catalog entries whose name contains any of the comma-separated patterns (all when empty); SGEMM always,
-    since every ratio needs it."""
+    since every ratio needs it; opt-in variants only when a pattern is their exact name."""
     wanted = [p.strip() for p in (patterns or "").split(",") if p.strip()]
-    return [m for m in CATALOG if not wanted or m.name == SGEMM or any(p in m.name for p in wanted)]
+    if not wanted:
+        return [m for m in CATALOG if not m.opt_in]
+    return [m for m in CATALOG
+            if m.name == SGEMM or m.name in wanted or (not m.opt_in and any(p in m.name for p in wanted))]
 
 
 def set_tf32(torch, enabled):
@@ -109,10 +126,29 @@ class InProcess:
         if info.family == "ecgemm":
             ecgemm, handle = self._ecgemm_handle()
             mode = info.name[len("ecgemm_"):]
+            fused = mode.endswith(FUSED_SUFFIX)
+            mode = mode[:-len(FUSED_SUFFIX)] if fused else mode
             if mode not in ecgemm.MODES:
                 raise LookupError(f"ecgemm.MODES has no {mode!r}")
-            return lambda a, b, out: (lambda: ecgemm.matmul(a, b, out=out, mode=mode, handle=handle))
+            if not fused:
+                return lambda a, b, out: (lambda: ecgemm.matmul(a, b, out=out, mode=mode, handle=handle))
+            return lambda a, b, out: self._with_env(FUSED_ENV, lambda: ecgemm.matmul(a, b, out=out, mode=mode,
+                                                                                   handle=handle))
         raise LookupError(f"no in-process binder for {info.name}")
+
+    @staticmethod
+    def _with_env(env, fn):
+        """A call that runs fn with `env` set (libecgemm reads its route switches per call) and then unset."""
+        import os
+
+        def call():
+            os.environ.update(env)
+            try:
+                fn()
+            finally:
+                for key in env:
+                    os.environ.pop(key, None)
+        return call
 
     def _torch_matmul(self, a, b, out, tf32):
         torch = self.torch

@@ -13,8 +13,9 @@ FAMILY_STYLE = {"cublas": "--", "ecgemm": "-", "triton": ":", "xla": "-."}
 COLORS = {"cublas_sgemm": "#000000", "ecgemm_tf32tf32": "#d62728", "ecgemm_halfhalf": "#1f77b4",
           "ecgemm_fp32": "#8c564b", "ecgemm_tf32": "#ff9896", "ecgemm_fp16": "#aec7e8", "ecgemm_markidis": "#9467bd",
           "cublas_tf32": "#7f7f7f", "cublas_fp16": "#c7c7c7", "triton_tf32x3": "#2ca02c",
-          "xla_tf32x3": "#ff7f0e", "xla_bf16x6": "#bcbd22"}
-PLOTS = ("throughput.png", "residual_vs_k.png", "exponent_types.png", "energy.png")
+          "xla_tf32x3": "#ff7f0e", "xla_bf16x6": "#bcbd22",
+          "ecgemm_tf32tf32_fused": "#e377c2", "ecgemm_halfhalf_fused": "#17becf"}
+PLOTS = ("throughput.png", "ratio_by_shape.png", "residual_vs_k.png", "exponent_types.png", "energy.png")
 
 
 def _pyplot():
@@ -65,6 +66,34 @@ def plot_throughput(results, path):
               title="Residual of the timed call")
     right.set_xscale("log", base=2)
     right.grid(True, alpha=0.3)
+    _finish(fig, results, path)
+
+
+def plot_ratio_by_shape(results, path):
+    """Speed over cuBLAS SGEMM on every measured shape, one bar per method; 1.0 is the line to clear."""
+    plt = _pyplot()
+    rows = [r for r in results["throughput"] if r.get("ms")]
+    sgemm = {tuple(r["shape"]): r["ms"] for r in rows if r["method"] == "cublas_sgemm"}
+    shapes = [s for s in dict.fromkeys(tuple(r["shape"]) for r in rows) if s in sgemm]
+    methods = [m for m in CATALOG if m.name != "cublas_sgemm" and any(r["method"] == m.name for r in rows)]
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.9 * len(shapes) + 3), 5))
+    width = 0.8 / max(1, len(methods))
+    for i, m in enumerate(methods):
+        by_shape = {tuple(r["shape"]): r for r in rows if r["method"] == m.name}
+        label = m.label
+        for j, shape in enumerate(shapes):
+            r = by_shape.get(shape)
+            if r is None:
+                continue
+            bad = r.get("status") in (guards.FLAG, guards.FAIL)
+            ax.bar(j + (i - (len(methods) - 1) / 2) * width, sgemm[shape] / r["ms"], width,
+                   color="none" if bad else COLORS[m.name], edgecolor=COLORS[m.name], label=label)
+            label = None  # one legend entry per method
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(shapes)), ["×".join(map(str, s)) for s in shapes], rotation=45, ha="right", fontsize=7)
+    ax.set(yscale="log", ylabel="× cuBLAS SGEMM (median time)", title="Speed over cuBLAS SGEMM by shape (m×k×n)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=7)
     _finish(fig, results, path)
 
 
@@ -133,6 +162,7 @@ def write_all(results, folder):
     """Write every plot that has data; returns the paths written."""
     written = []
     for name, plot, section in (("throughput.png", plot_throughput, "throughput"),
+                                ("ratio_by_shape.png", plot_ratio_by_shape, "throughput"),
                                 ("residual_vs_k.png", plot_residual_vs_k, "accuracy"),
                                 ("exponent_types.png", plot_exponent_types, "exp_types"),
                                 ("energy.png", plot_energy, "energy")):

@@ -6,6 +6,11 @@ SQUARE_SIZES = (1024, 2048, 4096, 8192, 16384)
 # at its longest k (split-K territory); a wide, moderately deep product.
 NON_SQUARE = ((16384, 16384, 256), (64, 1 << 20, 64), (4096, 1024, 16384))
 HEADLINE_N = 8192  # the size the resolution quotes and the energy section runs at
+# Every shape a user may swap `a @ b` for ecgemm on (issue 9's list): small squares where launches and the split
+# dominate, skinny and GEMV-like products, short and long k.
+SHAPE_SWEEP = ((256, 256, 256), (512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048), (8192, 8192, 8192),
+               (64, 8192, 8192), (8192, 8192, 64), (128, 16384, 128), (1, 4096, 4096), (4096, 4096, 1),
+               (8192, 64, 8192), (16384, 256, 16384), (4096, 65536, 4096), (64, 1 << 20, 64))
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,20 @@ PROFILES = {
         case_budget_s=0.4,
         warmup_s=0.1,
         deadline_min=8.5,
+    ),
+    # Throughput across shapes (`--profile shapes --sections throughput`): the ratio-by-shape plot.
+    "shapes": Profile(
+        name="shapes",
+        shapes=SHAPE_SWEEP,
+        acc_log2_k=(8, 12, 16, 20),
+        acc_seeds=1,
+        exp_shape=(256, 1024, 256),
+        exp_seeds=1,
+        energy_n=HEADLINE_N,
+        energy_seconds=2.0,
+        case_budget_s=0.12,
+        warmup_s=0.05,
+        deadline_min=6.0,
     ),
     "quick": Profile(
         name="quick",

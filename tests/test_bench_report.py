@@ -177,8 +177,14 @@ def test_select_always_keeps_sgemm_and_filters_by_fragment():
     names = [m.name for m in select("ecgemm")]
     assert names[0] == SGEMM and all(n == SGEMM or n.startswith("ecgemm_") for n in names)
     assert len(names) == 7
-    assert [m.name for m in select("")] == [m.name for m in CATALOG]
+    assert [m.name for m in select("")] == [m.name for m in CATALOG if not m.opt_in]
     assert [m.name for m in select("xla, triton")] == [SGEMM, "triton_tf32x3", "xla_tf32x3", "xla_bf16x6"]
+
+
+def test_opt_in_variants_run_only_when_named_exactly():
+    assert not any(m.opt_in for m in select("ecgemm_tf32tf32"))
+    names = [m.name for m in select("ecgemm_tf32tf32,ecgemm_tf32tf32_fused")]
+    assert names == [SGEMM, "ecgemm_tf32tf32", "ecgemm_tf32tf32_fused"]
 
 
 # ---------------------------------------------------------------------------------------------- report

@@ -84,14 +84,15 @@ bool runs_on_simt(const ecgemmContext& ctx, int64_t m, int64_t n, TcMethod* meth
 // Tensor Core calls take the plane family (split pass writing hi/lo planes, then a
 // mainloop over them); ECGEMM_TC_KERNEL=fused takes the fused family (split inside the
 // kernel, no planes) where it can run. The fused family stays behind the planes until
-// it is measured faster (H200, C ABI, CUDA events, tools/fused_layouts.py; 4096^3,
-// TFLOP/s, both operand layouts alike):
-//                       planes   fused   fused, no split   fused, split alone
-//   tf32tf32             113      60         123               ~98 (equivalent)
-//   halfhalf             190      74         180              ~101 (equivalent)
-// Its transform warpgroup (one warp per scheduler) splits at ~2600 cycles per 32-wide
-// K unit of a 128x128 tile, above the ~2060 the consumers need, and the two do not
-// overlap yet (2.3 ms = 1.4 + 1.1 at tf32tf32).
+// it is measured faster. H200, C ABI, CUDA events (tools/fused_layouts.py), 4096^3,
+// TFLOP/s; the four transpose combinations agree within 10%:
+//                   planes   fused   fused without its split   its split alone
+//   tf32tf32          113      65             123                  ~98 (as if)
+//   halfhalf          190      72             180                 ~101 (as if)
+// The split runs on one transform warpgroup, one warp per scheduler, at ~2600 cycles
+// per 32-wide K unit of a 128 x 128 tile, against ~2060 for the consumers' products,
+// and sharing the schedulers with the consumers' promotion adds it barely overlaps
+// them. An unaligned operand (global loads instead of TMA) runs at ~23 in both modes.
 bool fused_route(const GemmArgs& args, const DeviceInfo& dev) {
   const char* env = std::getenv("ECGEMM_TC_KERNEL");
   return env && std::strcmp(env, "fused") == 0 && sm90_fused_usable(args, dev);

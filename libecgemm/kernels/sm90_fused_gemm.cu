@@ -151,9 +151,7 @@ __device__ __forceinline__ void split_unit_from(const Operand& op, const float* 
   const int first_chunk = threadIdx.x / kRows;
   char* const hi_row = hi + row * kStageRowBytes;
   char* const lo_row = lo + row * kStageRowBytes;
-#pragma unroll
-  for (int pass = 0; pass < kPasses; pass += kGroup) {
-    float x[kGroup][kE];
+  auto load_group = [&](int pass, float (&x)[kGroup][kE]) {
 #pragma unroll
     for (int g = 0; g < kGroup; ++g) {
       const int cc = first_chunk + (pass + g) * kStep;
@@ -179,6 +177,19 @@ __device__ __forceinline__ void split_unit_from(const Operand& op, const float* 
         }
       }
     }
+  };
+  // Software-pipelined: the next group's loads are issued before this group's
+  // arithmetic, so their latency overlaps it.
+  float next[kGroup][kE];
+  load_group(0, next);
+#pragma unroll
+  for (int pass = 0; pass < kPasses; pass += kGroup) {
+    float x[kGroup][kE];
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g)
+#pragma unroll
+      for (int e = 0; e < kE; ++e) x[g][e] = next[g][e];
+    if (pass + kGroup < kPasses) load_group(pass + kGroup, next);
     bool plain = true;
 #pragma unroll
     for (int g = 0; g < kGroup; ++g)

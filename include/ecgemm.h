@@ -47,8 +47,9 @@ typedef enum {
 
 typedef enum {
   /* The corrected modes. Skinny and small shapes (min(m, n) <= 64, or m, n <= 128),
-   * where splitting costs more than the product, run on the FP32 SIMT kernel instead:
-   * the same accuracy class, faster there. */
+   * where a separate split pass costs more than the product, run on the FP32 SIMT
+   * kernel instead (the same accuracy class), except one side <= 64 against another
+   * >= 4096 on Hopper, which runs the Tensor Core kernel that splits in place. */
   ECGEMM_MODE_TF32TF32 = 0, /* default: TF32 hi/lo split, 3 products, RN promotion */
   ECGEMM_MODE_HALFHALF = 1, /* FP16 hi/lo split, lo scaled by 2^11, 3 products  */
   ECGEMM_MODE_FP32 = 2,     /* plain FP32 SIMT kernel: the in-library reference    */

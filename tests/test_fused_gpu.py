@@ -71,3 +71,20 @@ def test_fused_nan_inf_alpha_beta(handle, mode, m, n, k):
     assert torch.equal(torch.isinf(got), torch.isinf(ref))
     fin = torch.isfinite(ref)
     assert rel(got[fin], ref[fin].double()) < 1e-5
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(64, 4100, 700), (4100, 48, 700)])
+def test_default_rule_sends_one_skinny_side_to_the_fused_family(handle, monkeypatch, mode, ta, tb,
+                                                                m, n, k):
+    # No pins: dispatch.cpp's measured rule picks the fused family for these shapes.
+    monkeypatch.delenv("ECGEMM_TC_KERNEL", raising=False)
+    monkeypatch.delenv("ECGEMM_CORRECTED_ROUTE", raising=False)
+    a, b = make_problem(ta, tb, m, n, k, seed=k)
+    c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+    assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    opa, opb = op(a.view(), ta), op(b.view(), tb)
+    ref = opa.double() @ opb.double()
+    res, res_cublas = rel(c.view(), ref), rel(cublas_sgemm(opa, opb), ref)
+    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)

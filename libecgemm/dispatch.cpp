@@ -39,18 +39,23 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
 // overlaps them. An unaligned operand (global loads instead of TMA) runs at ~23.
 //
 // The corrected modes' skinny and small shapes, measured on all three (tools/probe.py
-// --shapes and bench/results/fused-2026-11-22, H200, ms, tf32tf32; halfhalf alike):
+// --shapes, bench/results/fused-2026-11-22; H200, ms, tf32tf32, halfhalf within 10%):
 //   m x k x n          planes     SIMT    fused    [cuBLAS SGEMM]
-//   64 x 2^20 x 64      1.476    0.295    0.368    [0.346]
-//   64 x 8192 x 8192    0.503    0.316    0.264    [0.190]   <- fused
-//   8192 x 8192 x 64    0.543    0.316    0.266    [0.207]   <- fused
-//   128 x 16384 x 128   0.454    0.052    0.062    [0.023]
-//   1 x 4096 x 4096       -      0.077    0.110    [0.019]
+//   64 x 8192 x 8192    0.503    0.321    0.227    [0.207]   <- fused
+//   8192 x 8192 x 64    0.543    0.322    0.226    [0.220]   <- fused
+//   32 x 8192 x 8192    0.499    0.308    0.222    [0.201]   <- fused
+//   64 x 4096 x 16384     -      0.336    0.180    [0.201]   <- fused
+//   64 x 1024 x 16384   0.151    0.124    0.073    [0.083]   <- fused
+//   64 x 65536 x 4096     -      1.162    0.988    [0.739]   <- fused
+//   64 x 2^20 x 64      1.476    0.295    0.368*   [0.346]
+//   128 x 16384 x 128   0.454    0.052    0.062*   [0.023]
+//   1 x 4096 x 4096       -      0.077    0.110*   [0.019]
 //   128 x 8192 x 8192   0.511    0.604      -      [0.358]   <- planes again
 //   512 x 16384 x 512   0.222    0.300      -      [0.194]
-// So: one side at most 64 against another of at least 4096 takes the fused family
-// where it exists; otherwise the smaller side at most 64, or both at most 128, takes
-// SIMT (two-level accumulation: FP32 class over any k); the rest takes the planes.
+// (* before the 64-row fused tile got its second transform warpgroup.) So: one side at
+// most 64 against another of at least 4096 takes the fused family where it exists;
+// otherwise the smaller side at most 64, or both at most 128, takes SIMT (two-level
+// accumulation: FP32 class over any k); the rest takes the planes.
 constexpr int64_t kSkinnyEdge = 64;
 constexpr int64_t kSmallEdge = 128;
 constexpr int64_t kFusedLongEdge = 4096;

@@ -3,11 +3,12 @@
 // form: no hi/lo planes, and no workspace beyond split-K partials.
 //
 // One CTA computes a kTileM x 128 tile of C (64 rows per consumer warpgroup):
-//  - the transform warpgroup: thread 0 streams 32-wide K units of both operands into
+//  - the transform warpgroup(s): thread 0 streams 32-wide K units of both operands into
 //    an FP32 staging ring with the copy engine (TMA; K-major operands land 128-byte
-//    swizzled, M/N-major ones as plain K rows, out-of-range elements as zeros); all 128
-//    threads split each unit with split.cuh (the numerics lab's definition, bit for bit)
-//    and store hi and lo in the K-major, 128-byte-swizzled stage layout wgmma reads.
+//    swizzled, M/N-major ones as plain K rows, out-of-range elements as zeros); all
+//    transform threads (128, or 256 beside a single consumer) split each unit with
+//    split.cuh (the numerics lab's definition, bit for bit) and store hi and lo in the
+//    K-major, 128-byte-swizzled stage layout wgmma reads.
 //    An operand TMA cannot address (base or leading dimension not 16-byte aligned, a
 //    pointer-array batch) is read straight from global memory instead: correct, slower.
 //  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
@@ -36,10 +37,7 @@ constexpr int kTileCols = 128;        // the N side of every tile
 constexpr int kStagingUnits = 3;      // FP32 units in flight ahead of the split
 constexpr int kSmemBudget = 224 * 1024;
 constexpr int kSmemAlign = 1024;      // 128-byte swizzle atom
-constexpr int kTransformThreads = 128;
 constexpr int kTransformBarrier = 1;  // named barrier of the transform warpgroup
-// 128 * (56 + 2 * 224) = 384 * 168: what the launch gives three warpgroups.
-constexpr int kTransformRegs = 56, kConsumerRegs = 224;
 constexpr int64_t kMaxGridY = 65535;
 
 // Where the transform warpgroup finds an operand's unit.
@@ -52,7 +50,15 @@ enum class Source : int32_t {
 template <TcMethod M, int kConsumers>
 struct FusedTraits {
   static constexpr int kTileM = 64 * kConsumers;
-  static constexpr int kThreads = kTransformThreads * (1 + kConsumers);
+  // The split is the kernel's bottleneck: a 64-row tile, whose one consumer leaves
+  // registers to spare, gets two transform warpgroups; a 128-row tile gets one.
+  static constexpr int kTransformGroups = kConsumers == 1 ? 2 : 1;
+  static constexpr int kTransformThreads = 128 * kTransformGroups;
+  static constexpr int kThreads = 128 * (kTransformGroups + kConsumers);
+  // Register split after setmaxnreg; both fill exactly what the launch gives three
+  // warpgroups (384 * 168): 128 * 56 + 256 * 224 and 256 * 128 + 128 * 232 (<=).
+  static constexpr int kTransformRegs = kConsumers == 1 ? 128 : 56;
+  static constexpr int kConsumerRegs = kConsumers == 1 ? 232 : 224;
   static constexpr int kUnitsPerStage = uses_half(M) ? 2 : 1;  // 128 bytes of FP16 = 64 K
   static constexpr int kBoxA = kTileM * kUnitK * 4;
   static constexpr int kBoxB = kTileCols * kUnitK * 4;
@@ -134,7 +140,7 @@ __device__ __forceinline__ void split_chunk(const float (&x)[kE], uint32_t (&h)[
 // access touches 8 distinct swizzle positions: no bank conflicts in the staging reads
 // or the plane writes. One test of split.cuh's special rules per 8 values picks the
 // branch-free formulas (the common case: one basic block the compiler can schedule).
-template <TcMethod M, int kRows, Source kSource>
+template <TcMethod M, int kRows, int kTransformThreads, Source kSource>
 __device__ __forceinline__ void split_unit_from(const Operand& op, const float* base,
                                                 const char* box, char* hi, char* lo,
                                                 int64_t row0, int64_t k0, int64_t k,
@@ -215,20 +221,20 @@ __device__ __forceinline__ void split_unit_from(const Operand& op, const float* 
   }
 }
 
-template <TcMethod M, int kRows>
+template <TcMethod M, int kRows, int kTransformThreads>
 __device__ __forceinline__ void split_unit(const Operand& op, const float* base, const char* box,
                                            char* hi, char* lo, int64_t row0, int64_t k0,
                                            int64_t k, int unit_in_stage) {
   switch (op.source) {
     case Source::kKMajor:
-      return split_unit_from<M, kRows, Source::kKMajor>(op, base, box, hi, lo, row0, k0, k,
-                                                        unit_in_stage);
+      return split_unit_from<M, kRows, kTransformThreads, Source::kKMajor>(
+          op, base, box, hi, lo, row0, k0, k, unit_in_stage);
     case Source::kMnMajor:
-      return split_unit_from<M, kRows, Source::kMnMajor>(op, base, box, hi, lo, row0, k0, k,
-                                                         unit_in_stage);
+      return split_unit_from<M, kRows, kTransformThreads, Source::kMnMajor>(
+          op, base, box, hi, lo, row0, k0, k, unit_in_stage);
     default:
-      return split_unit_from<M, kRows, Source::kGlobal>(op, base, box, hi, lo, row0, k0, k,
-                                                        unit_in_stage);
+      return split_unit_from<M, kRows, kTransformThreads, Source::kGlobal>(
+          op, base, box, hi, lo, row0, k0, k, unit_in_stage);
   }
 }
 
@@ -275,16 +281,17 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
     char* const planes = ring + s * T::kStageBytes;
     const char* const box = smem + slot * T::kStagingBytes;
     const int64_t k0 = (first + u) * kUnitK;
-    split_unit<M, T::kTileM>(p.a, base_a, box, planes, planes + T::kPlaneA + T::kPlaneB,
+    split_unit<M, T::kTileM, T::kTransformThreads>(p.a, base_a, box, planes,
+                                                   planes + T::kPlaneA + T::kPlaneB,
                              tile.m0, k0, p.k, unit_in_stage);
-    split_unit<M, kTileCols>(p.b, base_b, box + T::kBoxA, planes + T::kPlaneA,
+    split_unit<M, kTileCols, T::kTransformThreads>(p.b, base_b, box + T::kBoxA, planes + T::kPlaneA,
                              planes + 2 * T::kPlaneA + T::kPlaneB, tile.n0, k0, p.k,
                              unit_in_stage);
     if (unit_in_stage == T::kUnitsPerStage - 1) {
       fence_proxy_async();  // the stores above are read by wgmma (the async proxy)
       mbarrier_arrive(full + 8 * s);
     }
-    named_barrier_sync(kTransformBarrier, kTransformThreads);  // staging slot read by all
+    named_barrier_sync(kTransformBarrier, T::kTransformThreads);  // staging slot read by all
     if (issuer && u + kStagingUnits < units) issue(u + kStagingUnits);
   }
 }
@@ -336,7 +343,7 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
     for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, kTransformThreads);
+      mbarrier_init(full + 8 * s, T::kTransformThreads);
       mbarrier_init(empty + 8 * s, 4 * kConsumers);  // one arrival per consumer warp
     }
     fence_barrier_init();
@@ -346,11 +353,12 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
   __syncthreads();
 
   const int group = threadIdx.x / 128;
-  if (group == 0) {
-    if constexpr (kConsumers == 2) release_registers<kTransformRegs>();
+  if (group < T::kTransformGroups) {
+    release_registers<T::kTransformRegs>();
     transform<M, kConsumers>(maps, p, tile, z, first, units, smem, smem_addr, staged, full, empty);
   } else {
-    if constexpr (kConsumers == 2) claim_registers<kConsumerRegs>();
+    claim_registers<T::kConsumerRegs>();
+    const int consumer = group - T::kTransformGroups;
     Accumulators acc;
 #pragma unroll
     for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
@@ -360,8 +368,8 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
       return StageLayout{base, base + T::kPlaneA, base + T::kPlaneA + T::kPlaneB,
                          base + 2 * T::kPlaneA + T::kPlaneB};
     };
-    consume<M, T::kStages>(acc, units / T::kUnitsPerStage, stage, full, empty, group - 1);
-    store_tile<M>(acc, p, tile, z, group - 1);
+    consume<M, T::kStages>(acc, units / T::kUnitsPerStage, stage, full, empty, consumer);
+    store_tile<M>(acc, p, tile, z, consumer);
   }
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_fused_usable requires the sm_90a image

@@ -36,7 +36,8 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
 // The fused split runs on one transform warpgroup, one warp per scheduler, at ~2600
 // cycles per 32-wide K unit of a 128 x 128 tile, against ~2060 for the consumers'
 // products, and sharing the schedulers with the consumers' promotion adds it barely
-// overlaps them. An unaligned operand (global loads instead of TMA) runs at ~23.
+// overlaps them. Two transform warpgroups there (32 registers each, spilling) gave 66
+// and 85: not kept. An unaligned operand (global loads instead of TMA) runs at ~23.
 //
 // The corrected modes' skinny and small shapes, measured on all three (tools/probe.py
 // --shapes, bench/results/fused-2026-11-22; H200, ms, tf32tf32, halfhalf within 10%):

@@ -77,10 +77,10 @@ ECGEMM_API const char* ecgemm_get_status_name(ecgemmStatus_t status);
 ECGEMM_API int ecgemm_get_version(void);
 
 /*
- * After ecgemm_sgemm returns ECGEMM_STATUS_INVALID_VALUE: the 1-based position of
+ * After an sgemm entry returns ECGEMM_STATUS_INVALID_VALUE: the 1-based position of
  * the first bad argument in netlib's numbering (1 transa, 2 transb, 3 m, 4 n, 5 k,
- * 8 lda, 10 ldb, 13 ldc; 0 for a handle or pointer problem). Thread-local; reset to
- * 0 by every ecgemm_sgemm call.
+ * 6 alpha, 7 A, 8 lda, 9 B, 10 ldb, 11 beta, 12 C, 13 ldc; the batched calls add
+ * 14..17, see below; 0 for a handle problem). Thread-local; reset by every sgemm call.
  */
 ECGEMM_API int ecgemm_get_last_error_arg(void);
 
@@ -104,12 +104,59 @@ ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* work
 ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size(ecgemmHandle_t handle, int m, int n, int k,
                                                     size_t* bytes);
 
-/* C = alpha * op(A) * op(B) + beta * C, column-major. */
+/*
+ * C = alpha * op(A) * op(B) + beta * C, column-major. A call needing a larger
+ * workspace while its stream is being captured into a CUDA graph returns
+ * ECGEMM_STATUS_NOT_SUPPORTED and leaves the capture intact: make one call of that
+ * size before capturing, or set a user workspace (ecgemm_get_workspace_size).
+ */
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t transa,
                                        ecgemmOperation_t transb, int m, int n, int k,
                                        const float* alpha, const float* A, int lda,
                                        const float* B, int ldb, const float* beta, float* C,
                                        int ldc);
+
+/* ecgemm_sgemm with 64-bit sizes and leading dimensions (cuBLAS's cublasSgemm_64). */
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_64(ecgemmHandle_t handle, ecgemmOperation_t transa,
+                                          ecgemmOperation_t transb, int64_t m, int64_t n,
+                                          int64_t k, const float* alpha, const float* A,
+                                          int64_t lda, const float* B, int64_t ldb,
+                                          const float* beta, float* C, int64_t ldc);
+
+/*
+ * Batched products, cuBLAS-style: for z in [0, batch_count),
+ *   C_z = alpha * op(A_z) * op(B_z) + beta * C_z,
+ * with one m, n, k, lda, ldb, ldc, alpha and beta for all. Run as one launch (or a
+ * few) on the handle's stream.
+ * - strided: A_z = A + z * strideA (likewise B, C), strides in elements. strideA or
+ *   strideB may be 0 (one operand shared by every product); C blocks must not overlap.
+ * - pointer arrays: A_z = A[z] (likewise B, C); the arrays live in device memory.
+ * Positions reported by ecgemm_get_last_error_arg: sgemm's (1 transa ... 13 ldc; the
+ * pointer arrays take A's, B's and C's: 7, 9, 12), then 14 strideA, 15 strideB,
+ * 16 strideC (negative, or C blocks that overlap), 17 batch_count (negative).
+ * batch_count = 0, m = 0 or n = 0 return at once. On GPUs without the fused Tensor
+ * Core family (before Hopper), batches run on the FP32 SIMT kernel in every mode.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched(
+    ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int m, int n, int k,
+    const float* alpha, const float* A, int lda, long long strideA, const float* B, int ldb,
+    long long strideB, const float* beta, float* C, int ldc, long long strideC, int batch_count);
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched_64(
+    ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const float* alpha, const float* A, int64_t lda, int64_t strideA,
+    const float* B, int64_t ldb, int64_t strideB, const float* beta, float* C, int64_t ldc,
+    int64_t strideC, int64_t batch_count);
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_batched(ecgemmHandle_t handle, ecgemmOperation_t transa,
+                                               ecgemmOperation_t transb, int m, int n, int k,
+                                               const float* alpha, const float* const A[],
+                                               int lda, const float* const B[], int ldb,
+                                               const float* beta, float* const C[], int ldc,
+                                               int batch_count);
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_batched_64(
+    ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const float* alpha, const float* const A[], int64_t lda,
+    const float* const B[], int64_t ldb, const float* beta, float* const C[], int64_t ldc,
+    int64_t batch_count);
 
 /*
  * Device memory helpers for callers without CUDA headers (C, gfortran): thin,

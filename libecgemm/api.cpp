@@ -43,6 +43,25 @@ class DeviceGuard {
   bool ok_ = true;
 };
 
+// One sgemm entry's arguments, widened to 64 bits: every public entry (32/64-bit, single,
+// strided, pointer-array) goes through run(), so validation and dispatch exist once.
+enum class Form { kSingle, kStrided, kPointerArray };
+
+struct Call {
+  ecgemmOperation_t transa, transb;
+  int64_t m, n, k;
+  const float* alpha;
+  const float* a;
+  int64_t lda;
+  const float* b;
+  int64_t ldb;
+  const float* beta;
+  float* c;
+  int64_t ldc;
+  Form form = Form::kSingle;
+  ecgemm::detail::Batch batch;
+};
+
 bool valid_mode(ecgemmMode_t mode) {
   switch (mode) {
     case ECGEMM_MODE_TF32TF32:
@@ -53,6 +72,63 @@ bool valid_mode(ecgemmMode_t mode) {
     case ECGEMM_MODE_MARKIDIS: return true;
   }
   return false;
+}
+
+// Validation in netlib order, quick returns, pointer checks, then the launch.
+ecgemmStatus_t run(ecgemmHandle_t handle, const Call& call) {
+  using ecgemm::detail::GemmArgs;
+  last_error_arg = 0;
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  if (const int bad = ecgemm_validate_sgemm(call.transa, call.transb, call.m, call.n, call.k,
+                                            call.lda, call.ldb, call.ldc))
+    return invalid(bad);
+  const bool arrays = call.form == Form::kPointerArray;
+  if (call.form != Form::kSingle)
+    if (const int bad = ecgemm_validate_batch(call.m, call.n, call.ldc, call.batch.stride_a,
+                                              call.batch.stride_b, call.batch.stride_c,
+                                              call.batch.count, !arrays))
+      return invalid(bad);
+  if (call.m == 0 || call.n == 0 || call.batch.count == 0) return ECGEMM_STATUS_SUCCESS;
+  if (call.alpha == nullptr) return invalid(ECGEMM_ARG_ALPHA);
+  if (call.beta == nullptr) return invalid(ECGEMM_ARG_BETA);
+  const bool on_host = handle->pointer_mode == ECGEMM_POINTER_MODE_HOST;
+  // A and B are referenced only when the product contributes (BLAS: alpha = 0 or k = 0).
+  const bool product = call.k > 0 && (!on_host || *call.alpha != 0.0f);
+  if (product && (arrays ? call.batch.a_array == nullptr : call.a == nullptr))
+    return invalid(ECGEMM_ARG_A);
+  if (product && (arrays ? call.batch.b_array == nullptr : call.b == nullptr))
+    return invalid(ECGEMM_ARG_B);
+  if (arrays ? call.batch.c_array == nullptr : call.c == nullptr) return invalid(ECGEMM_ARG_C);
+  if (on_host && !product && *call.beta == 1.0f) return ECGEMM_STATUS_SUCCESS;
+
+  GemmArgs args;
+  args.trans_a = call.transa != ECGEMM_OP_N;
+  args.trans_b = call.transb != ECGEMM_OP_N;
+  args.m = call.m;
+  args.n = call.n;
+  args.k = call.k;
+  args.a = call.a;
+  args.lda = call.lda;
+  args.b = call.b;
+  args.ldb = call.ldb;
+  args.c = call.c;
+  args.ldc = call.ldc;
+  args.batch = call.batch;
+  if (on_host) {
+    args.scalars.alpha = *call.alpha;
+    args.scalars.beta = *call.beta;
+  } else {
+    args.scalars.device_alpha = call.alpha;
+    args.scalars.device_beta = call.beta;
+  }
+
+  DeviceGuard guard(handle->device);
+  if (!guard.ok()) return ECGEMM_STATUS_EXECUTION_FAILED;
+  if (!product) {
+    const cudaError_t err = ecgemm::detail::launch_scale_c(args, handle->sm_count, handle->stream);
+    return err == cudaSuccess ? ECGEMM_STATUS_SUCCESS : ECGEMM_STATUS_EXECUTION_FAILED;
+  }
+  return ecgemm::detail::dispatch_sgemm(*handle, args);
 }
 
 }  // namespace
@@ -214,48 +290,61 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t 
                                        const float* alpha, const float* A, int lda,
                                        const float* B, int ldb, const float* beta, float* C,
                                        int ldc) {
-  last_error_arg = 0;
-  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (const int bad = ecgemm_validate_sgemm(transa, transb, m, n, k, lda, ldb, ldc))
-    return invalid(bad);
-  if (m == 0 || n == 0) return ECGEMM_STATUS_SUCCESS;
-  if (alpha == nullptr) return invalid(ECGEMM_ARG_ALPHA);
-  if (beta == nullptr) return invalid(ECGEMM_ARG_BETA);
-  const bool on_host = handle->pointer_mode == ECGEMM_POINTER_MODE_HOST;
-  // A and B are referenced only when the product contributes (BLAS: alpha = 0 or k = 0).
-  const bool product = k > 0 && (!on_host || *alpha != 0.0f);
-  if (product && A == nullptr) return invalid(ECGEMM_ARG_A);
-  if (product && B == nullptr) return invalid(ECGEMM_ARG_B);
-  if (C == nullptr) return invalid(ECGEMM_ARG_C);
-  if (on_host && !product && *beta == 1.0f) return ECGEMM_STATUS_SUCCESS;
+  return run(handle, {transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc});
+}
 
-  ecgemm::detail::GemmArgs args;
-  args.trans_a = transa != ECGEMM_OP_N;
-  args.trans_b = transb != ECGEMM_OP_N;
-  args.m = m;
-  args.n = n;
-  args.k = k;
-  args.a = A;
-  args.lda = lda;
-  args.b = B;
-  args.ldb = ldb;
-  args.c = C;
-  args.ldc = ldc;
-  if (on_host) {
-    args.scalars.alpha = *alpha;
-    args.scalars.beta = *beta;
-  } else {
-    args.scalars.device_alpha = alpha;
-    args.scalars.device_beta = beta;
-  }
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_64(ecgemmHandle_t handle, ecgemmOperation_t transa,
+                                          ecgemmOperation_t transb, int64_t m, int64_t n,
+                                          int64_t k, const float* alpha, const float* A,
+                                          int64_t lda, const float* B, int64_t ldb,
+                                          const float* beta, float* C, int64_t ldc) {
+  return run(handle, {transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc});
+}
 
-  DeviceGuard guard(handle->device);
-  if (!guard.ok()) return ECGEMM_STATUS_EXECUTION_FAILED;
-  if (!product) {
-    const cudaError_t err = ecgemm::detail::launch_scale_c(args, handle->sm_count, handle->stream);
-    return err == cudaSuccess ? ECGEMM_STATUS_SUCCESS : ECGEMM_STATUS_EXECUTION_FAILED;
-  }
-  return ecgemm::detail::dispatch_sgemm(*handle, args);
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched_64(
+    ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const float* alpha, const float* A, int64_t lda, int64_t strideA,
+    const float* B, int64_t ldb, int64_t strideB, const float* beta, float* C, int64_t ldc,
+    int64_t strideC, int64_t batch_count) {
+  Call call{transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc};
+  call.form = Form::kStrided;
+  call.batch.count = batch_count;
+  call.batch.stride_a = strideA;
+  call.batch.stride_b = strideB;
+  call.batch.stride_c = strideC;
+  return run(handle, call);
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched(
+    ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int m, int n, int k,
+    const float* alpha, const float* A, int lda, long long strideA, const float* B, int ldb,
+    long long strideB, const float* beta, float* C, int ldc, long long strideC, int batch_count) {
+  return ecgemm_sgemm_strided_batched_64(handle, transa, transb, m, n, k, alpha, A, lda, strideA,
+                                         B, ldb, strideB, beta, C, ldc, strideC, batch_count);
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_batched_64(
+    ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const float* alpha, const float* const A[], int64_t lda,
+    const float* const B[], int64_t ldb, const float* beta, float* const C[], int64_t ldc,
+    int64_t batch_count) {
+  Call call{transa, transb, m, n, k, alpha, nullptr, lda, nullptr, ldb, beta, nullptr, ldc};
+  call.form = Form::kPointerArray;
+  call.batch.count = batch_count;
+  call.batch.a_array = A;
+  call.batch.b_array = B;
+  call.batch.c_array = C;
+  return run(handle, call);
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_sgemm_batched(ecgemmHandle_t handle, ecgemmOperation_t transa,
+                                               ecgemmOperation_t transb, int m, int n, int k,
+                                               const float* alpha, const float* const A[],
+                                               int lda, const float* const B[], int ldb,
+                                               const float* beta, float* const C[], int ldc,
+                                               int batch_count) {
+  return ecgemm_sgemm_batched_64(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                                 ldc, batch_count);
 }
 
 // --- device memory helpers ----------------------------------------------------

@@ -66,11 +66,6 @@ enum class Route { kSimt, kPlanes, kFused };
 // ECGEMM_CORRECTED_ROUTE=tc|simt pins the corrected modes to the Tensor Cores or to
 // SIMT; ECGEMM_TC_KERNEL=fused|planes picks the Tensor Core family. Read per call (a
 // getenv is noise next to a launch) so that tests and bench/ can switch them.
-bool env_is(const char* name, const char* value) {
-  const char* env = std::getenv(name);
-  return env && std::strcmp(env, value) == 0;
-}
-
 Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* method,
                    bool* two_level) {
   *two_level = true;
@@ -79,13 +74,29 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
     return Route::kSimt;
   }
   const bool fused_ok = sm90_fused_usable(args, device_info(ctx));
-  const bool pinned_planes = env_is("ECGEMM_TC_KERNEL", "planes");
-  const Route tensor_cores =
-      fused_ok && env_is("ECGEMM_TC_KERNEL", "fused") ? Route::kFused : Route::kPlanes;
+  const char* kernel = std::getenv("ECGEMM_TC_KERNEL");
+  const bool pinned_planes = kernel && std::strcmp(kernel, "planes") == 0;
+  const bool pinned_fused = kernel && std::strcmp(kernel, "fused") == 0;
+  const Route tensor_cores = fused_ok && pinned_fused ? Route::kFused : Route::kPlanes;
+  // Batches: the plane family has none (its planes would need a workspace per product);
+  // the fused family runs a batch in one launch, but loses to SIMT on small products
+  // (H200, strided, ms, tf32tf32; halfhalf alike; tools/probe.py --batched):
+  //   batch x (m x k x n)     SIMT   fused   [torch.bmm, TF32 off]
+  //   4096 x (64 x 64 x 64)   0.124  0.242   [0.094]
+  //   512 x (256 x 256 x 256) 0.651  0.381   [0.390]
+  // (The one-pass modes and Markidis stay on the Tensor Cores, see below.)
+  const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
+  const char* pin = std::getenv("ECGEMM_CORRECTED_ROUTE");
+  const bool pin_tc = pin && std::strcmp(pin, "tc") == 0;
+  const bool pin_simt = pin && std::strcmp(pin, "simt") == 0;
+  if (args.batch.batched()) {
+    if (!fused_ok || (corrected && pin_simt)) return Route::kSimt;
+    if (!corrected || pin_tc) return Route::kFused;
+    return std::min(args.m, args.n) <= kSkinnyEdge ? Route::kSimt : Route::kFused;
+  }
   // The one-pass modes and Markidis are the paper's comparison points: always Tensor Cores.
-  if (*method != TcMethod::kTf32x3 && *method != TcMethod::kHalfx3) return tensor_cores;
-  if (env_is("ECGEMM_CORRECTED_ROUTE", "tc")) return tensor_cores;
-  if (env_is("ECGEMM_CORRECTED_ROUTE", "simt")) return Route::kSimt;
+  if (!corrected || pin_tc) return tensor_cores;
+  if (pin_simt) return Route::kSimt;
   const int64_t small = std::min(args.m, args.n), large = std::max(args.m, args.n);
   if (small <= kSkinnyEdge && large >= kFusedLongEdge && fused_ok && !pinned_planes)
     return Route::kFused;
@@ -131,7 +142,10 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
   switch (choose_route(ctx, args, &method, &two_level)) {
     case Route::kSimt: {
       // A user workspace cannot grow: split k no further than its partials fit.
-      const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+      // Batches are not split (their products fill the GPU).
+      const size_t cap = args.batch.batched()   ? 0
+                         : ctx.workspace_is_user ? ctx.workspace_bytes
+                                                 : SIZE_MAX;
       const SimtPlan plan = plan_simt_fp32(args.m, args.n, args.k, dev, two_level, cap);
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;

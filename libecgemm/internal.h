@@ -6,6 +6,7 @@
 #define ECGEMM_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ecgemm.h"
 
@@ -26,6 +27,12 @@ typedef enum {
  */
 ECGEMM_API int ecgemm_internal_validate(int transa, int transb, int m, int n, int k, int lda,
                                         int ldb, int ldc);
+
+/* The batched calls' extra checks (after the above), as they run them: 0, or 14 strideA,
+ * 15 strideB, 16 strideC, 17 batch_count. strided = 0 for the pointer-array form. */
+ECGEMM_API int ecgemm_internal_validate_batch(int64_t m, int64_t n, int64_t ldc, int64_t stride_a,
+                                              int64_t stride_b, int64_t stride_c,
+                                              int64_t batch_count, int strided);
 
 /*
  * Split n host floats with the host-compiled split functions. hi and lo receive

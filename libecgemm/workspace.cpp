@@ -9,6 +9,14 @@ namespace ecgemm::detail {
 ecgemmStatus_t reserve_workspace(ecgemmContext& ctx, size_t bytes) {
   if (bytes <= ctx.workspace_bytes) return ECGEMM_STATUS_SUCCESS;
   if (ctx.workspace_is_user) return ECGEMM_STATUS_ALLOC_FAILED;  // too small, and not ours
+  // Inside CUDA-graph capture, cudaMalloc and the device-wide wait below would break the
+  // capture: refuse the call instead (ecgemm.h says how to avoid it).
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(ctx.stream, &capture) != cudaSuccess) {
+    cudaGetLastError();
+    return ECGEMM_STATUS_EXECUTION_FAILED;
+  }
+  if (capture != cudaStreamCaptureStatusNone) return ECGEMM_STATUS_NOT_SUPPORTED;
   // Growth is rare (the largest call so far sets the size), so waiting for the device
   // is affordable: work still in flight on any stream the handle used may read the
   // old block.

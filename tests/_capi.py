@@ -37,6 +37,7 @@ def load() -> ctypes.CDLL:
     lib = ctypes.CDLL(path)
     c_int, c_void_p, c_size_t = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
     fptr = ctypes.c_void_p  # float* on host or device, passed as an address
+    i64, ll = ctypes.c_int64, ctypes.c_longlong
     sig = {
         "ecgemm_get_status_string": ([c_int], ctypes.c_char_p),
         "ecgemm_get_status_name": ([c_int], ctypes.c_char_p),
@@ -52,7 +53,18 @@ def load() -> ctypes.CDLL:
         "ecgemm_get_workspace_size": ([c_void_p, c_int, c_int, c_int, ctypes.POINTER(c_size_t)], c_int),
         "ecgemm_sgemm": ([c_void_p, c_int, c_int, c_int, c_int, c_int, fptr, fptr, c_int,
                           fptr, c_int, fptr, fptr, c_int], c_int),
+        "ecgemm_sgemm_64": ([c_void_p, c_int, c_int, i64, i64, i64, fptr, fptr, i64, fptr, i64, fptr,
+                             fptr, i64], c_int),
+        "ecgemm_sgemm_strided_batched": ([c_void_p, c_int, c_int, c_int, c_int, c_int, fptr, fptr, c_int, ll,
+                                          fptr, c_int, ll, fptr, fptr, c_int, ll, c_int], c_int),
+        "ecgemm_sgemm_strided_batched_64": ([c_void_p, c_int, c_int, i64, i64, i64, fptr, fptr, i64, i64,
+                                             fptr, i64, i64, fptr, fptr, i64, i64, i64], c_int),
+        "ecgemm_sgemm_batched": ([c_void_p, c_int, c_int, c_int, c_int, c_int, fptr, fptr, c_int, fptr,
+                                  c_int, fptr, fptr, c_int, c_int], c_int),
+        "ecgemm_sgemm_batched_64": ([c_void_p, c_int, c_int, i64, i64, i64, fptr, fptr, i64, fptr, i64,
+                                     fptr, fptr, i64, i64], c_int),
         "ecgemm_internal_validate": ([c_int] * 8, c_int),
+        "ecgemm_internal_validate_batch": ([i64] * 7 + [c_int], c_int),
         "ecgemm_internal_split_host": ([c_int, fptr, fptr, fptr, c_size_t], c_int),
         "ecgemm_internal_split_device": ([c_int, fptr, fptr, fptr, c_size_t], c_int),
     }

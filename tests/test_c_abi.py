@@ -78,3 +78,52 @@ def test_create_without_gpu_reports_no_device():
     handle = ctypes.c_void_p(1)
     assert lib.ecgemm_create(ctypes.byref(handle)) == STATUS["NO_DEVICE"]
     assert handle.value is None
+
+
+# --- the batched entries' own checks (strides, count), after sgemm's ---------------------------
+
+def validate_batch(m=4, n=5, ldc=4, sa=20, sb=30, sc=20, count=3, strided=1):
+    return lib.ecgemm_internal_validate_batch(m, n, ldc, sa, sb, sc, count, strided)
+
+
+def test_batch_arguments_pass_and_operands_may_repeat():
+    assert validate_batch() == 0
+    assert validate_batch(sa=0, sb=0) == 0            # one A and one B for every product
+    assert validate_batch(count=0) == 0               # quick return
+    assert validate_batch(count=1, sc=0) == 0         # one product: C never overlaps itself
+    assert validate_batch(sc=-5, strided=0) == 0      # pointer arrays: strides unused
+
+
+@pytest.mark.parametrize("kwargs,position", [
+    (dict(sa=-1), 14), (dict(sb=-1), 15), (dict(sc=-1), 16), (dict(count=-1), 17),
+    (dict(sc=0), 16),                       # every product writes the same C
+    (dict(m=4, n=5, ldc=4, sc=19), 16),     # the last column of C_z runs into C_{z+1}
+    (dict(count=-1, strided=0), 17),
+])
+def test_batch_first_bad_argument_is_reported(kwargs, position):
+    assert validate_batch(**kwargs) == position
+
+
+def test_batch_positions_follow_the_order_of_the_arguments():
+    assert validate_batch(sa=-1, sb=-1, sc=-1, count=-1) == 14
+    assert validate_batch(sb=-1, sc=-1, count=-1) == 15
+    assert validate_batch(sc=-1, count=-1) == 16
+
+
+def test_c_blocks_that_touch_without_overlap_pass():
+    # C_z = [z * sc, z * sc + (n - 1) * ldc + m): sc = (n - 1) * ldc + m is the tightest packing
+    assert validate_batch(m=4, n=5, ldc=6, sc=4 * 6 + 4) == 0
+    assert validate_batch(m=4, n=5, ldc=6, sc=4 * 6 + 3) == 16
+
+
+def test_new_entries_report_a_null_handle():
+    one = ctypes.c_float(1.0)
+    p = ctypes.addressof(one)
+    assert lib.ecgemm_sgemm_64(None, 0, 0, 1, 1, 1, p, p, 1, p, 1, p, p, 1) == STATUS["NOT_INITIALIZED"]
+    assert lib.ecgemm_sgemm_strided_batched(None, 0, 0, 1, 1, 1, p, p, 1, 1, p, 1, 1, p, p, 1, 1, 2) == \
+        STATUS["NOT_INITIALIZED"]
+    assert lib.ecgemm_sgemm_strided_batched_64(None, 0, 0, 1, 1, 1, p, p, 1, 1, p, 1, 1, p, p, 1, 1, 2) == \
+        STATUS["NOT_INITIALIZED"]
+    assert lib.ecgemm_sgemm_batched(None, 0, 0, 1, 1, 1, p, p, 1, p, 1, p, p, 1, 2) == STATUS["NOT_INITIALIZED"]
+    assert lib.ecgemm_sgemm_batched_64(None, 0, 0, 1, 1, 1, p, p, 1, p, 1, p, p, 1, 2) == \
+        STATUS["NOT_INITIALIZED"]

@@ -38,12 +38,17 @@ __device__ __forceinline__ void store_epilogue(float* c, float acc, float alpha,
 // with null arrays and zero strides is the plain call.
 struct Batch {
   int64_t count = 1;
+  int64_t first = 0;  // product of grid.y = 0 in this launch (grids cap y at 65535)
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;  // in elements
   const float* const* a_array = nullptr;
   const float* const* b_array = nullptr;
   float* const* c_array = nullptr;
-  bool pointer_array() const { return c_array != nullptr; }
+  constexpr bool pointer_array() const { return c_array != nullptr; }
+  constexpr bool batched() const { return count > 1 || pointer_array(); }
 };
+
+// Products per launch along grid.y, and the launches a batch takes.
+constexpr int64_t kMaxBatchPerLaunch = 65535;
 
 // C (m x n, column-major) = alpha * op(A) * op(B) + beta * C with m, n, k >= 1.
 struct GemmArgs {

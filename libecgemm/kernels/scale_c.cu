@@ -5,12 +5,14 @@
 namespace ecgemm::detail {
 namespace {
 
+// grid.y walks the products of a batch.
 __global__ void scale_c_kernel(GemmArgs args) {
   const float beta = resolve_beta(args.scalars);
   const int64_t total = args.m * args.n;
+  float* const c0 = batch_c(args, args.batch.first + blockIdx.y);
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    float* c = args.c + (idx / args.m) * args.ldc + idx % args.m;
+    float* c = c0 + (idx / args.m) * args.ldc + idx % args.m;
     *c = beta == 0.0f ? 0.0f : beta * *c;
   }
 }
@@ -20,8 +22,14 @@ __global__ void scale_c_kernel(GemmArgs args) {
 cudaError_t launch_scale_c(const GemmArgs& args, int sm_count, cudaStream_t stream) {
   const int64_t total = args.m * args.n;
   const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * sm_count));
-  scale_c_kernel<<<blocks, 256, 0, stream>>>(args);
-  return cudaGetLastError();
+  GemmArgs g = args;
+  for (g.batch.first = 0; g.batch.first < args.batch.count; g.batch.first += kMaxBatchPerLaunch) {
+    const auto products = std::min(args.batch.count - g.batch.first, kMaxBatchPerLaunch);
+    scale_c_kernel<<<dim3(blocks, static_cast<unsigned>(products)), 256, 0, stream>>>(g);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
 }
 
 }  // namespace ecgemm::detail

@@ -111,6 +111,12 @@ simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
   __shared__ __align__(16) float as[2][BK][BM + kPad];
   __shared__ __align__(16) float bs[2][BK][BN + kPad];
 
+  // grid.y walks the products of a batch (split-K is for single products only).
+  const int64_t z = args.batch.first + blockIdx.y;
+  a.p = batch_a(args, z);
+  b.p = batch_b(args, z);
+  args.c = batch_c(args, z);
+
   int64_t tile_m, tile_n;
   raster_tile((args.m + BM - 1) / BM, (args.n + BN - 1) / BN, &tile_m, &tile_n);
   const int64_t m0 = tile_m * BM, n0 = tile_n * BN;
@@ -245,19 +251,24 @@ cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, c
                         float* partials, cudaStream_t stream) {
   const int64_t tiles = ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN);
   if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
-  const dim3 grid(static_cast<unsigned>(tiles), 1, static_cast<unsigned>(plan.splits));
   const SplitK split{plan.k_chunk, plan.splits > 1 ? partials : nullptr};
   // Which index of each operand is contiguous in memory picks the load pattern.
   const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
-  if (a_along_k && b_along_k)
-    simt_gemm_kernel<BM, BN, BK, true, true><<<grid, kThreads, 0, stream>>>(a, b, g, split);
-  else if (a_along_k)
-    simt_gemm_kernel<BM, BN, BK, true, false><<<grid, kThreads, 0, stream>>>(a, b, g, split);
-  else if (b_along_k)
-    simt_gemm_kernel<BM, BN, BK, false, true><<<grid, kThreads, 0, stream>>>(a, b, g, split);
-  else
-    simt_gemm_kernel<BM, BN, BK, false, false><<<grid, kThreads, 0, stream>>>(a, b, g, split);
-  return cudaGetLastError();
+  auto kernel = a_along_k && b_along_k ? simt_gemm_kernel<BM, BN, BK, true, true>
+                : a_along_k            ? simt_gemm_kernel<BM, BN, BK, true, false>
+                : b_along_k            ? simt_gemm_kernel<BM, BN, BK, false, true>
+                                       : simt_gemm_kernel<BM, BN, BK, false, false>;
+  GemmArgs batch = g;
+  for (batch.batch.first = 0; batch.batch.first < g.batch.count;
+       batch.batch.first += kMaxBatchPerLaunch) {
+    const auto products = std::min(g.batch.count - batch.batch.first, kMaxBatchPerLaunch);
+    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(products),
+                    static_cast<unsigned>(plan.splits));
+    kernel<<<grid, kThreads, 0, stream>>>(a, b, batch, split);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
 }
 
 }  // namespace

@@ -38,7 +38,6 @@ constexpr int kStagingUnits = 3;      // FP32 units in flight ahead of the split
 constexpr int kSmemBudget = 224 * 1024;
 constexpr int kSmemAlign = 1024;      // 128-byte swizzle atom
 constexpr int kTransformBarrier = 1;  // named barrier of the transform warpgroup
-constexpr int64_t kMaxGridY = 65535;
 
 // Where the transform warpgroup finds an operand's unit.
 enum class Source : int32_t {
@@ -475,10 +474,10 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   p.swapped = plan.swapped;
   p.partials = static_cast<float*>(ws);
   p.scalars = args.scalars;
-  for (int64_t z0 = 0; z0 < args.batch.count; z0 += kMaxGridY) {
+  for (int64_t z0 = 0; z0 < args.batch.count; z0 += kMaxBatchPerLaunch) {
     p.batch_offset = z0;
     const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n),
-                    static_cast<unsigned>(std::min(args.batch.count - z0, kMaxGridY)),
+                    static_cast<unsigned>(std::min(args.batch.count - z0, kMaxBatchPerLaunch)),
                     static_cast<unsigned>(plan.splits));
     kernel<<<grid, T::kThreads, T::kSmemBytes, stream>>>(maps, p);
     err = cudaGetLastError();
@@ -523,7 +522,7 @@ FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInf
   const int64_t units_per_stage = uses_half(method) ? 2 : 1;
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
-  if (args.batch.count == 1 && tiles < dev.sm_count) {
+  if (!args.batch.batched() && tiles < dev.sm_count) {
     const int64_t want = (dev.sm_count + tiles - 1) / tiles;
     splits = std::max<int64_t>(1, std::min({want, stages / kMinStagesPerSplit, int64_t(65535)}));
   }

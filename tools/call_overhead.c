@@ -1,0 +1,80 @@
+/*
+ * Host time of one call from C, queue not drained: ecgemm_sgemm and cuBLAS's
+ * cublasSgemm_v2 on the same 64 x 64 x 64 operands in one process. cuBLAS is opened
+ * with dlopen (its path is argv[1]) so that this program links only libecgemm.
+ *   cc -O2 tools/call_overhead.c $(python -m ecgemm --cflags --libs) -ldl -o call_overhead
+ *   ./call_overhead /path/to/libcublas.so.13
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "ecgemm.h"
+
+typedef int (*cublas_create_fn)(void**);
+typedef int (*cublas_sgemm_fn)(void*, int, int, int, int, int, const float*, const float*, int,
+                               const float*, int, const float*, float*, int);
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+enum { kN = 64, kCalls = 20000, kWarm = 200 };
+
+static const float one = 1.0f, zero = 0.0f;
+static ecgemmHandle_t handle;
+static void* cublas;
+static cublas_sgemm_fn cublas_sgemm;
+static float *a, *c;
+
+static int call_ecgemm(void) {
+  return ecgemm_sgemm(handle, ECGEMM_OP_N, ECGEMM_OP_N, kN, kN, kN, &one, a, kN, a, kN, &zero, c, kN);
+}
+static int call_cublas(void) {
+  return cublas_sgemm(cublas, 0, 0, kN, kN, kN, &one, a, kN, a, kN, &zero, c, kN);
+}
+
+/* Host microseconds per call over kCalls calls, then with the GPU's share (drained). */
+static void time_calls(const char* label, int (*call)(void)) {
+  for (int i = 0; i < kWarm; ++i) call();
+  ecgemm_device_synchronize();
+  const double t0 = now_us();
+  int bad = 0;
+  for (int i = 0; i < kCalls; ++i) bad |= call();
+  const double t1 = now_us();
+  ecgemm_device_synchronize();
+  const double t2 = now_us();
+  printf("%-28s host %6.2f us/call   host+GPU %6.2f us/call%s\n", label, (t1 - t0) / kCalls,
+         (t2 - t0) / kCalls, bad ? "   (a call failed)" : "");
+}
+
+int main(int argc, char** argv) {
+  if (ecgemm_create(&handle) != ECGEMM_STATUS_SUCCESS) {
+    fprintf(stderr, "no usable GPU\n");
+    return 77;
+  }
+  float host[kN * kN];
+  for (int i = 0; i < kN * kN; ++i) host[i] = (float)rand() / RAND_MAX - 0.5f;
+  if (ecgemm_device_malloc((void**)&a, sizeof host) || ecgemm_device_malloc((void**)&c, sizeof host) ||
+      ecgemm_memcpy_to_device(a, host, sizeof host))
+    return 1;
+  ecgemm_set_mode(handle, ECGEMM_MODE_TF32TF32);
+  time_calls("ecgemm_sgemm tf32tf32", call_ecgemm);
+  ecgemm_set_mode(handle, ECGEMM_MODE_FP32);
+  time_calls("ecgemm_sgemm fp32", call_ecgemm);
+  void* lib = argc > 1 ? dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) : NULL;
+  cublas_create_fn create = lib ? (cublas_create_fn)dlsym(lib, "cublasCreate_v2") : NULL;
+  cublas_sgemm = lib ? (cublas_sgemm_fn)dlsym(lib, "cublasSgemm_v2") : NULL;
+  if (create && cublas_sgemm && create(&cublas) == 0)
+    time_calls("cublasSgemm_v2", call_cublas);
+  else
+    printf("cuBLAS not measured (pass the path of libcublas.so as argv[1])\n");
+  ecgemm_device_free(a);
+  ecgemm_device_free(c);
+  ecgemm_destroy(handle);
+  return 0;
+}

@@ -23,6 +23,13 @@ typedef struct {
   int ldc;
 } ecgemm_blas_problem;
 
+/* A strided batch (sgemm_batch_strided): product z reads a + z * stride_a, b + z * stride_b
+ * and writes c + z * stride_c (strides in elements; 0 repeats one operand). */
+typedef struct {
+  int count;
+  long long stride_a, stride_b, stride_c;
+} ecgemm_blas_batch;
+
 /* netlib's quick-return test: nothing to do at all. */
 static inline int ecgemm_blas_is_noop(const ecgemm_blas_problem* p) {
   return p->m == 0 || p->n == 0 || ((p->alpha == 0.0f || p->k == 0) && p->beta == 1.0f);
@@ -33,6 +40,9 @@ void ecgemm_blas_host_sgemm(const ecgemm_blas_problem* p);
 
 /* Runs a checked problem: quick returns, then the GPU or the host (route.cpp). */
 void ecgemm_blas_run(const ecgemm_blas_problem* p);
+
+/* The same for a checked strided batch of problems shaped like *p. */
+void ecgemm_blas_run_batch(const ecgemm_blas_problem* p, const ecgemm_blas_batch* batch);
 
 /* netlib's LSAME for the transpose argument: 0 for N/n, 1 for T/t/C/c, -1 otherwise. */
 static inline int ecgemm_blas_parse_trans(char t) {

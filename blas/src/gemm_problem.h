@@ -53,6 +53,17 @@ static inline int ecgemm_blas_parse_trans(char t) {
   }
 }
 
+/* The checks every SGEMM entry starts with, in netlib's order: 1 transa, 2 transb
+ * (parsed: -1 when bad), 3 m, 4 n, 5 k; 0 when all are valid. */
+static inline int ecgemm_blas_first_bad_size(int ta, int tb, int m, int n, int k) {
+  if (ta < 0) return 1;
+  if (tb < 0) return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0) return 5;
+  return 0;
+}
+
 /* The routine name and length netlib passes to XERBLA. */
 #define ECGEMM_BLAS_SRNAME "SGEMM "
 #define ECGEMM_BLAS_SRNAME_LEN 6

@@ -9,6 +9,23 @@
 
 static int max1(int rows) { return rows > 1 ? rows : 1; }
 
+/* Checks in argument order (oneMKL's positions): 0, or the first bad argument's. */
+static int first_bad_argument(int ta, int tb, int m, int n, int k, int lda, int sa, int ldb,
+                              int sb, int ldc, int sc, int count) {
+  /* Product z writes [z * sc, z * sc + (n - 1) * ldc + m): the C blocks must not overlap. */
+  const long long c_extent = (long long)(n > 0 ? n - 1 : 0) * ldc + m;
+  const int sizes = ecgemm_blas_first_bad_size(ta, tb, m, n, k);
+  if (sizes != 0) return sizes;
+  if (lda < max1(ta == 1 ? k : m)) return 8;
+  if (sa < 0) return 9;
+  if (ldb < max1(tb == 1 ? n : k)) return 11;
+  if (sb < 0) return 12;
+  if (ldc < max1(m)) return 15;
+  if (sc < 0 || (count > 1 && m > 0 && n > 0 && sc < c_extent)) return 16;
+  if (count < 0) return 17;
+  return 0;
+}
+
 #define SRNAME "SGEMM_BATCH_STRIDED "
 #define SRNAME_LEN 20
 
@@ -21,37 +38,8 @@ void sgemm_batch_strided_(const char* transa, const char* transb, const int* m, 
   (void)transb_len;
   const int ta = ecgemm_blas_parse_trans(*transa);
   const int tb = ecgemm_blas_parse_trans(*transb);
-  const int rows_a = ta == 1 ? *k : *m;
-  const int rows_b = tb == 1 ? *n : *k;
-  /* Product z writes C's columns [z * stridec, z * stridec + (n - 1) * ldc + m): the
-   * products' C blocks must not overlap. */
-  const long long c_extent = (long long)(*n > 0 ? *n - 1 : 0) * *ldc + *m;
-
-  int info = 0;
-  if (ta < 0)
-    info = 1;
-  else if (tb < 0)
-    info = 2;
-  else if (*m < 0)
-    info = 3;
-  else if (*n < 0)
-    info = 4;
-  else if (*k < 0)
-    info = 5;
-  else if (*lda < max1(rows_a))
-    info = 8;
-  else if (*stridea < 0)
-    info = 9;
-  else if (*ldb < max1(rows_b))
-    info = 11;
-  else if (*strideb < 0)
-    info = 12;
-  else if (*ldc < max1(*m))
-    info = 15;
-  else if (*stridec < 0 || (*batch_size > 1 && *m > 0 && *n > 0 && *stridec < c_extent))
-    info = 16;
-  else if (*batch_size < 0)
-    info = 17;
+  int info = first_bad_argument(ta, tb, *m, *n, *k, *lda, *stridea, *ldb, *strideb, *ldc,
+                                *stridec, *batch_size);
   if (info != 0) {
     xerbla_(SRNAME, &info, SRNAME_LEN);
     return;

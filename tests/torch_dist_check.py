@@ -7,10 +7,11 @@ Run on one host with two or more GPUs (NVLink multicast off, see README):
         torchrun --nproc-per-node 2 tests/torch_dist_check.py
 
 Each case must place its result as PyTorch places torch.mm's / torch.bmm's, and
-equal the one-GPU ecgemm product within FP32 noise: ‖C_dtensor − C_one_gpu‖_F and
-‖C_dtensor − C_fp64‖_F both within max(1.25 × cuBLAS SGEMM's error, MAGMA's bound)
-(the rule of tests/_numerics_hypothesis.py). Rank 0 prints one line per case and
-"N passed, N failed"; the exit status is non-zero when a case failed.
+equal the one-GPU ecgemm product within FP32 noise: with noise = the larger of the
+one-GPU ecgemm product's and cuBLAS SGEMM's Frobenius error against float64,
+‖C_dtensor − C_fp64‖_F ≤ 1.25 × noise and ‖C_dtensor − C_one_gpu‖_F ≤ 2.5 × noise
+(gradients alike). Rank 0 prints one line per case and "N passed, N failed"; the
+exit status is non-zero when a case failed on any rank.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from torch.utils._python_dispatch import TorchDispatchMode
 TESTS = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [TESTS, os.path.dirname(TESTS)]  # tests/ and the repository root (bench/)
 import ecgemm.torch as et  # noqa: E402
-from _numerics_hypothesis import accepted_error  # noqa: E402
 from bench.methods import set_tf32  # noqa: E402
 
 MODES = ("tf32tf32", "halfhalf")
@@ -57,11 +57,18 @@ def frobenius(x: torch.Tensor, y: torch.Tensor) -> float:
     return float(torch.linalg.norm((x.double() - y.double()).flatten()))
 
 
-def noise_bound(cublas_error: float, a: torch.Tensor, b: torch.Tensor) -> float:
-    """Accepted error of a float32 product of (stacks of) a and b."""
-    a2 = a.reshape(-1, a.shape[-1])
-    b2 = b.mT.reshape(-1, b.shape[-2]).T
-    return accepted_error(cublas_error, a2.cpu().numpy(), b2.cpu().numpy(), None, 1.0, 0.0)
+NOISE_TO_FP64 = 1.25    # a sharded product may err 25% more than the worse one-GPU product
+NOISE_TO_ONE_GPU = 2.5  # two products each within 1.25 x noise of float64
+
+
+def check_noise(name: str, got, one_gpu, cublas, reference) -> str:
+    """Assert that `got` is as accurate as a one-GPU float32 product; describe the errors."""
+    noise = max(frobenius(one_gpu, reference), frobenius(cublas, reference))
+    to_fp64, to_one = frobenius(got, reference), frobenius(got, one_gpu)
+    assert to_fp64 <= NOISE_TO_FP64 * noise and to_one <= NOISE_TO_ONE_GPU * noise, \
+        (name, to_fp64, to_one, noise)
+    same = "bit-identical to one GPU" if to_one == 0.0 else f"|C-C1|={to_one:.3g}"
+    return f"|C-C64|={to_fp64:.3g} (one GPU / cuBLAS worst {noise:.3g}), {same}"
 
 
 class Checks:
@@ -84,18 +91,13 @@ class Checks:
 
 def check_product(mesh, op: str, mode: str, a, b, pa, pb) -> str:
     ours_op, torch_op = getattr(et, op), getattr(torch, op)
-    reference = a.double() @ b.double()
-    one_gpu = ours_op(a, b, mode=mode)
-    bound = noise_bound(frobenius(torch_op(a, b), reference), a, b)
     da, db = place(a, mesh, pa), place(b, mesh, pb)
     c = ours_op(da, db, mode=mode)
     expected = torch_op(da, db)
     assert c.placements == expected.placements, (c.placements, expected.placements)
-    full = c.full_tensor()
-    to_fp64, to_one = frobenius(full, reference), frobenius(full, one_gpu)
-    assert to_fp64 <= bound and to_one <= bound, (to_fp64, to_one, bound)
-    same = "bit-identical" if to_one == 0.0 else f"|C-C1|={to_one:.3g}"
-    return f"-> {c.placements[0]}, |C-C64|={to_fp64:.3g} <= {bound:.3g}, {same}"
+    report = check_noise("C", c.full_tensor(), ours_op(a, b, mode=mode), torch_op(a, b),
+                         a.double() @ b.double())
+    return f"-> {c.placements[0]}, {report}"
 
 
 def check_gradients(mesh, mode: str, pa, pb) -> str:
@@ -108,15 +110,12 @@ def check_gradients(mesh, mode: str, pa, pb) -> str:
     db = place(b, mesh, pb).requires_grad_()
     c = et.mm(da, db, mode=mode)
     c.full_tensor().backward(g)
+    cublas = {"dA": g @ b.T, "dB": a.T @ g}
     report = []
-    factors = {"dA": (g, b.T), "dB": (a.T, g)}
-    for (name, (x, y)), dist_leaf, one, ref in zip(factors.items(), (da, db), leaves, exact):
-        got = dist_leaf.grad.full_tensor()
-        bound = noise_bound(frobenius(x @ y, ref.grad), x, y)
-        to_fp64, to_one = frobenius(got, ref.grad), frobenius(got, one.grad)
-        assert to_fp64 <= bound and to_one <= bound, (name, to_fp64, to_one, bound)
-        report.append(f"{name} {dist_leaf.grad.placements[0]} |err|={to_fp64:.3g}<={bound:.3g}")
-    return ", ".join(report)
+    for (name, sgemm), dist_leaf, one, ref in zip(cublas.items(), (da, db), leaves, exact):
+        noise = check_noise(name, dist_leaf.grad.full_tensor(), one.grad, sgemm, ref.grad)
+        report.append(f"{name} {dist_leaf.grad.placements[0]} {noise}")
+    return "; ".join(report)
 
 
 class ProductRecorder(TorchDispatchMode):
@@ -143,7 +142,7 @@ def check_tensor_parallel_linear(mesh, mode: str) -> str:
     assert model[2].weight.placements == (Shard(1),), model[2].weight.placements
     x, target = rand(8, 64, 512, seed=21), rand(8, 64, 256, seed=22)
     with ProductRecorder() as recorder:
-        model(x)
+        float(model(x).sum())  # waits for the output's all-reduce
     assert recorder.products and all(p.startswith("ecgemm.") for p in recorder.products), \
         recorder.products
     losses = {}
@@ -155,7 +154,7 @@ def check_tensor_parallel_linear(mesh, mode: str) -> str:
             loss = F.mse_loss(net(x.to(dtype)), target.to(dtype))
             loss.backward()
             opt.step()
-        losses[name] = float(loss)
+        losses[name] = float(loss.detach())
     weight = model[0].weight.full_tensor()
     weight_gap = frobenius(weight, single[0].weight) / float(torch.linalg.norm(single[0].weight))
     gap_one = abs(losses["tp"] - losses["one"]) / losses["fp64"]

@@ -1,11 +1,14 @@
 """DTensor sharding strategies for ``ecgemm::mm`` and ``ecgemm::bmm``.
 
 The strategies are the ones PyTorch gives ``aten::mm`` and ``aten::bmm`` (its
-einsum rules, per mesh dimension), registered through the public
+einsum rules, per mesh dimension, in its order), registered through the public
 ``register_sharding``; DTensor expands them over the mesh, prices the
-redistributions and picks the cheapest, exactly as for its own products. A
-contraction-sharded product leaves ``Partial`` sums that DTensor reduces with its
-own collectives (NCCL on GPUs) when the result is redistributed.
+redistributions and picks the cheapest as for its own products (tests/test_torch.py
+checks the same result placement as torch.mm for every Replicate/Shard/Partial
+input on 1-D and 2-D meshes). A contraction-sharded product leaves ``Partial`` sums
+that DTensor reduces with its own collectives (NCCL on GPUs) when the result is
+redistributed. Not covered: ``_StridedShard`` inputs (FSDP2 with TP), which PyTorch's
+own products keep and these strategies first redistribute to ``Shard``.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ def product_strategies(batched: bool) -> List[Tuple[Placements, Placements]]:
         ([Shard(lead + 1)], [r, Shard(lead + 1), None]),               # columns of b
     ]
     # A product is linear in each factor: one Partial factor times a replicated one.
-    for reduce_op in Partial.LINEAR_REDUCE_OPS:
+    for reduce_op in getattr(Partial, "LINEAR_REDUCE_OPS", ("sum",)):  # newer PyTorch: sum, avg
         strategies.append(([Partial(reduce_op)], [Partial(reduce_op), r, None]))
         strategies.append(([Partial(reduce_op)], [r, Partial(reduce_op), None]))
     return strategies

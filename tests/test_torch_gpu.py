@@ -15,6 +15,7 @@ import torch.nn.functional as F  # noqa: E402
 import ecgemm  # noqa: E402
 from _numerics_hypothesis import accepted_error  # noqa: E402
 from bench.methods import set_tf32  # noqa: E402
+from bench.torch_bench import train  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 
@@ -228,15 +229,8 @@ def test_linear_trains_like_float64(et):
                                 torch.nn.Linear(256, 10)).cuda().double()
     exact.load_state_dict(ours.state_dict())
     x, target = rand(512, K, seed=26), rand(512, 10, seed=27)
-    losses = []
-    for model, dtype in ((ours, torch.float32), (exact, torch.float64)):
-        opt = torch.optim.SGD(model.parameters(), lr=0.05)
-        for _ in range(5):
-            opt.zero_grad()
-            loss = F.mse_loss(model(x.to(dtype)), target.to(dtype))
-            loss.backward()
-            opt.step()
-        losses.append(float(loss))
+    losses = [train(model, x.to(dtype), target.to(dtype), steps=5, lr=0.05)[0][-1]
+              for model, dtype in ((ours, torch.float32), (exact, torch.float64))]
     assert abs(losses[0] - losses[1]) <= 1e-5 * abs(losses[1]), losses
 
 

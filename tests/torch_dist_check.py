@@ -24,7 +24,6 @@ import traceback
 
 import torch
 import torch.distributed as dist
-import torch.nn.functional as F
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import DTensor, Partial, Replicate, Shard, distribute_tensor
 from torch.distributed.tensor.parallel import (ColwiseParallel, RowwiseParallel,
@@ -35,6 +34,7 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [TESTS, os.path.dirname(TESTS)]  # tests/ and the repository root (bench/)
 import ecgemm.torch as et  # noqa: E402
 from bench.methods import set_tf32  # noqa: E402
+from bench.torch_bench import train  # noqa: E402
 
 MODES = ("tf32tf32", "halfhalf")
 
@@ -145,16 +145,10 @@ def check_tensor_parallel_linear(mesh, mode: str) -> str:
         float(model(x).sum())  # waits for the output's all-reduce
     assert recorder.products and all(p.startswith("ecgemm.") for p in recorder.products), \
         recorder.products
-    losses = {}
-    for name, net, dtype in (("tp", model, torch.float32), ("one", single, torch.float32),
-                             ("fp64", exact, torch.float64)):
-        opt = torch.optim.SGD(net.parameters(), lr=0.1)
-        for _ in range(4):
-            opt.zero_grad()
-            loss = F.mse_loss(net(x.to(dtype)), target.to(dtype))
-            loss.backward()
-            opt.step()
-        losses[name] = float(loss.detach())
+    losses = {name: train(net, x.to(dtype), target.to(dtype), steps=4, lr=0.1)[0][-1]
+              for name, net, dtype in (("tp", model, torch.float32),
+                                       ("one", single, torch.float32),
+                                       ("fp64", exact, torch.float64))}
     weight = model[0].weight.full_tensor()
     weight_gap = frobenius(weight, single[0].weight) / float(torch.linalg.norm(single[0].weight))
     gap_one = abs(losses["tp"] - losses["one"]) / losses["fp64"]

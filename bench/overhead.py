@@ -87,8 +87,9 @@ def small_rows(torch, cupy, jax):
         try:
             from cuda.core.utils import StridedMemoryView
             stream = torch.cuda.current_stream().cuda_stream or 1
-            add("cuda.core StridedMemoryView(torch tensor), one operand",
-                lambda: StridedMemoryView(a, stream_ptr=stream), sync)
+            read = getattr(StridedMemoryView, "from_dlpack", StridedMemoryView)
+            add("cuda.core StridedMemoryView.from_dlpack(torch tensor), one operand",
+                lambda: read(a, stream), sync)
         except ImportError:
             pass
     if cupy is not None:
@@ -113,6 +114,16 @@ def small_rows(torch, cupy, jax):
                 torch.cuda.synchronize()
 
         add("ecgemm.matmul, JAX (DLPack, result via jax from_dlpack)", jax_call, jax_sync)
+        try:
+            from cuda.core.utils import StridedMemoryView
+            add("cuda.core StridedMemoryView.from_dlpack(jax array), one operand",
+                lambda: StridedMemoryView.from_dlpack(a, 1), jax_sync)
+        except (ImportError, AttributeError):
+            pass
+        from ecgemm._ecgemm import DeviceArray
+        add("jax.numpy.from_dlpack(new ecgemm DeviceArray), the result's import",
+            lambda: results.append(jax.numpy.from_dlpack(DeviceArray((SMALL, SMALL), 0, 0))),
+            jax_sync)
         matmul = jax.jit(lambda x, y: x @ y)
         add("JAX jit(a @ b)", lambda: results.append(matmul(a, a)), jax_sync)
     return rows

@@ -10,7 +10,7 @@ import ecgemm
 from _numerics_hypothesis import accepted_error
 from ecgemm._layout import as_stack, matmul_shapes, plan_batch
 from ecgemm._operands import as_operand
-from test_python_gpu import RESIDUAL_BOUND, cupy, numba_cuda, rand, torch  # noqa: F401
+from test_python_gpu import RESIDUAL_BOUND, cupy, numba_cuda, rand, residual, torch  # noqa: F401
 
 pytestmark = pytest.mark.gpu
 
@@ -147,29 +147,43 @@ def test_numba_stacks(numba_cuda):
 
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_fast_path_equals_the_general_path_bit_for_bit(torch, cupy, order):
-    a_host, b_host = rand((M, K), 13), rand((K, N), 14)
+    a_host, b_host, c_host = rand((M, K), 13), rand((K, N), 14), rand((M, N), 15)
     for package in ("torch", "cupy"):
         if package == "torch":
             a, b = torch.from_numpy(a_host).cuda(), torch.from_numpy(b_host).cuda()
             if order == "F":
                 a, b = a.t().contiguous().t(), b.t().contiguous().t()
+            like = lambda x: torch.from_numpy(x).cuda()  # noqa: E731
+            current, host = torch.cuda.current_stream(), lambda x: x.cpu().numpy()  # noqa: E731
         else:
             a, b = cupy.asarray(a_host, order=order), cupy.asarray(b_host, order=order)
-        fast = ecgemm._ecgemm.matmul_fast(a, b, 1.0, 0.0, None)
+            like = cupy.asarray
+            current, host = cupy.cuda.get_current_stream(), cupy.asnumpy
+        fast = ecgemm._ecgemm.matmul_fast(a, b, None, 1.0, 0.0, None)
         assert fast is not None, package  # the common case took the Cython corridor
-        general = ecgemm.matmul(a, b, out=cupy.full((M, N), cupy.nan, dtype=cupy.float32))
-        cupy.cuda.Device().synchronize()
-        torch.cuda.synchronize()
-        host = fast.cpu().numpy() if package == "torch" else cupy.asnumpy(fast)
-        assert host.tobytes() == cupy.asnumpy(general).tobytes(), package
+        # An explicit stream (the same one) sends the call down the general path.
+        general = ecgemm.matmul(a, b, out=like(np.full((M, N), np.nan, np.float32)),
+                                stream=current)
+        # out= with alpha and beta: the fast path too, against the general path
+        fast_out, general_out = like(c_host), like(c_host)
+        assert ecgemm._ecgemm.matmul_fast(a, b, fast_out, -0.5, 2.0, None) is fast_out
+        ecgemm.matmul(a, b, out=general_out, alpha=-0.5, beta=2.0, stream=current)
+        current.synchronize()
+        assert host(fast).tobytes() == host(general).tobytes(), package
+        assert host(fast_out).tobytes() == host(general_out).tobytes(), package
+        assert residual(host(fast_out), a_host, b_host, -0.5, 2.0, c_host) <= 1e-6
 
 
 def test_fast_path_declines_what_it_does_not_handle(torch):
     a = torch.ones((4, 4), device="cuda")
-    assert ecgemm._ecgemm.matmul_fast(a, a.double(), 1.0, 0.0, None) is None
-    assert ecgemm._ecgemm.matmul_fast(a, a, True, 0.0, None) is None
-    assert ecgemm._ecgemm.matmul_fast(a, a, 1.0, 0.0, "TF32TF32") is None
-    assert ecgemm._ecgemm.matmul_fast(a[:, ::2], a[:2], 1.0, 0.0, None) is None
+    assert ecgemm._ecgemm.matmul_fast(a, a.double(), None, 1.0, 0.0, None) is None
+    assert ecgemm._ecgemm.matmul_fast(a, a, None, True, 0.0, None) is None
+    assert ecgemm._ecgemm.matmul_fast(a, a, None, 1.0, 0.0, "TF32TF32") is None
+    assert ecgemm._ecgemm.matmul_fast(a[:, ::2], a[:2], None, 1.0, 0.0, None) is None
     with pytest.raises(TypeError, match="float64"):
         ecgemm.matmul(a, a.double())
+    big = torch.ones((4, 8), device="cuda")
+    assert ecgemm._ecgemm.matmul_fast(big[:, :4], a, big[:, 2:6], 1.0, 0.0, None) is None
+    with pytest.raises(ValueError, match="overlaps a"):
+        ecgemm.matmul(big[:, :4], a, out=big[:, 2:6])
     assert ecgemm.matmul(a, a, mode="TF32TF32").shape == (4, 4)  # the general path takes it

@@ -1,7 +1,7 @@
 """``matmul`` and ``sgemm``: check everything, then make one C call.
 
-The common case of ``matmul`` (two 2-D CUDA tensors of PyTorch or CuPy, no `out`,
-handle or stream) runs in Cython (``_ecgemm.matmul_fast``, see _fast.pxi); every
+The common case of ``matmul`` (2-D CUDA tensors of PyTorch or CuPy, no handle or
+stream) runs in Cython (``_ecgemm.matmul_fast``, see _fast.pxi); every
 other call takes the general path here: operands described once (_operands),
 planned once (_layout), one C call (plain, strided-batched or pointer-array).
 
@@ -99,8 +99,8 @@ def matmul(a: Any, b: Any, *, out: Any = None, alpha: float = 1.0, beta: float =
     >>> b = np.random.rand(128, 64).astype(np.float32)
     >>> c = ecgemm.matmul(a, b)                       # doctest: +SKIP
     """
-    if out is None and handle is None and stream is None:
-        result = _ecgemm.matmul_fast(a, b, alpha, beta, mode)
+    if handle is None and stream is None:
+        result = _ecgemm.matmul_fast(a, b, out, alpha, beta, mode)
         if result is not None:
             return result
     mode, stream = _check_options(mode, handle, stream)

@@ -1,7 +1,7 @@
 # Included by _ecgemm.pyx: the common case of ecgemm.matmul in one Cython corridor.
 #
-# Two 2-D float32 CUDA tensors of PyTorch or CuPy, no out/handle/stream, beta = 0:
-# read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
+# Two 2-D float32 CUDA tensors of PyTorch or CuPy (and `out` of the same kind, or none
+# with beta = 0), no handle or stream: read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
 # builds it in Python, ~4 us a tensor), plan in C, take this thread's cached handle
 # and the package's raw current stream, allocate the result and make the C call with
 # the GIL released. Anything unusual (another dtype, a layout without a unit stride,
@@ -150,8 +150,24 @@ cdef bint _plan(const Matrix* a, const Matrix* b, const Matrix* c, SgemmCall* ca
 cdef long long INT32_LIMIT = 2147483647
 
 
-def matmul_fast(a, b, alpha, beta, mode):
-    """``a @ b`` for the common case, or None when the general path must decide.
+cdef bint _disjoint(const Matrix* x, const Matrix* y) noexcept nogil:
+    """_operands.check_no_overlap's test: the byte ranges of `x` and `y` do not meet."""
+    cdef long long x_low = 0, x_high = 1, y_low = 0, y_high = 1
+    cdef long long x_off[2]
+    cdef long long y_off[2]
+    x_off[0], x_off[1] = (x.rows - 1) * x.row_stride, (x.cols - 1) * x.col_stride
+    y_off[0], y_off[1] = (y.rows - 1) * y.row_stride, (y.cols - 1) * y.col_stride
+    for i in range(2):
+        x_low += min(0, x_off[i])
+        x_high += max(0, x_off[i])
+        y_low += min(0, y_off[i])
+        y_high += max(0, y_off[i])
+    return not (<long long>y.ptr + y_low * 4 < <long long>x.ptr + x_high * 4
+                and <long long>x.ptr + x_low * 4 < <long long>y.ptr + y_high * 4)
+
+
+def matmul_fast(a, b, out, alpha, beta, mode):
+    """``a @ b`` (into `out`) for the common case, or None when the general path must decide.
 
     See the comment at the top of _fast.pxi for what "common" means.
     """
@@ -163,18 +179,23 @@ def matmul_fast(a, b, alpha, beta, mode):
     cdef int mode_code
     cdef ecgemmStatus_t status = ECGEMM_STATUS_SUCCESS
     cdef rt.cudaError_t error
-    if kind == KIND_OTHER or type(b) is not type(a):
+    if kind == KIND_OTHER or type(b) is not type(a) or (out is not None and type(out) is not type(a)):
         return None
     if not ((type(alpha) is float or type(alpha) is int)
-            and (type(beta) is float or type(beta) is int) and beta == 0):
+            and (type(beta) is float or type(beta) is int) and (beta == 0 or out is not None)):
         return None
     if kind == KIND_TORCH:
-        if not (_read_torch(a, &A) and _read_torch(b, &B)):
+        if not (_read_torch(a, &A) and _read_torch(b, &B)
+                and (out is None or _read_torch(out, &C))):
             return None
-    elif not (_read_cupy(a, &A) and _read_cupy(b, &B)):
+    elif not (_read_cupy(a, &A) and _read_cupy(b, &B) and (out is None or _read_cupy(out, &C))):
         return None
     if A.device != B.device or A.cols != B.rows or A.rows == 0 or B.cols == 0 or A.cols == 0 \
             or A.ptr % FLOAT_BYTES or B.ptr % FLOAT_BYTES:
+        return None
+    if out is not None and not (C.device == A.device and C.rows == A.rows and C.cols == B.cols
+                                and C.ptr % FLOAT_BYTES == 0 and _disjoint(&C, &A)
+                                and _disjoint(&C, &B)):
         return None
     handle = default_handle(A.device)
     mode_code = _MODE_CODES[handle._mode] if mode is None else _MODE_CODES.get(mode, -1)
@@ -187,18 +208,23 @@ def matmul_fast(a, b, alpha, beta, mode):
         if current != A.device:  # CuPy's current stream is per device: let the general path
             return None
         stream = _cupy_current_stream().ptr if handle._stream is None else handle._stream
-        result = _cupy_empty((A.rows, B.cols), dtype=_cupy_float32)
-        C.ptr = result.data.ptr
     else:
         stream = _torch_raw_stream(A.device) if handle._stream is None else handle._stream
-        result = a.new_empty((A.rows, B.cols))
-        C.ptr = result.data_ptr()
-    C.rows, C.cols, C.row_stride, C.col_stride = A.rows, B.cols, B.cols, 1
+    if out is None:  # the result: C-ordered (m, n), allocated once the plan holds
+        C.ptr, C.rows, C.cols, C.row_stride, C.col_stride = 0, A.rows, B.cols, B.cols, 1
     if not _plan(&A, &B, &C, &call):
         return None
+    if out is not None:
+        result = out
+    elif kind == KIND_CUPY:
+        result = _cupy_empty((A.rows, B.cols), dtype=_cupy_float32)
+        call.c = <float*><uintptr_t>result.data.ptr
+    else:
+        result = a.new_empty((A.rows, B.cols))
+        call.c = <float*><uintptr_t>result.data_ptr()
     call.handle = handle._require()
     call.stream = <ecgemmStream_t><uintptr_t>stream
-    call.alpha, call.beta = alpha, 0.0
+    call.alpha, call.beta = alpha, beta
     lock = handle._lock
     lock.acquire()
     try:

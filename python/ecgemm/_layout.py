@@ -166,6 +166,8 @@ def matmul_shapes(a: Operand, b: Operand) -> Broadcast:
         else:
             detail = f"their inner dimensions {a.shape[-1]} and {b.shape[-2]} differ"
         raise ValueError(f"matmul: a has shape {shape_a} and b has shape {shape_b}: {detail}")
+    if len(shape_a) == len(shape_b) == 2:  # the usual case: no batch to broadcast
+        return Broadcast(a, b, (), (a.shape[0], b.shape[1]), False, False)
     try:
         batch = tuple(int(e) for e in np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     except ValueError:
@@ -185,6 +187,8 @@ def _broadcast(op: Operand, batch: Tuple[int, ...]) -> Operand:
 
 def as_stack(out: Operand, shapes: Broadcast) -> Operand:
     """`out` (already checked to have the result's shape) as the stack it receives."""
+    if not (shapes.row_dropped or shapes.col_dropped):
+        return out
     shape, strides = out.shape, out.strides
     if shapes.row_dropped:
         at = len(shape) - (0 if shapes.col_dropped else 1)
@@ -200,6 +204,8 @@ def check_items_disjoint(out: Operand) -> None:
     Sufficient test: with the dimensions sorted by stride, each stride steps over
     everything the smaller ones span.
     """
+    if len(out.shape) <= 2:  # a matrix that passed check_layout: its elements are distinct
+        return
     dims = sorted((abs(s), e) for e, s in zip(out.shape, out.strides) if e > 1)
     span = 0
     for stride, extent in dims:
@@ -216,9 +222,11 @@ def plan_batch(a: Operand, b: Operand, c: Operand) -> BatchPlan:
 
     Raises ``ValueError`` for layouts the ABI cannot read and sizes beyond it.
     """
+    batch = c.shape[:-2]
+    if not batch:
+        return BatchPlan(plan_gemm(a, b, c), 1, (0, 0, 0), None)
     items = [op._replace(shape=op.shape[-2:], strides=op.strides[-2:]) for op in (a, b, c)]
     gemm = plan_gemm(*items)
-    batch = c.shape[:-2]
     count = 1
     for extent in batch:
         count *= extent

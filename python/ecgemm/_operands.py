@@ -230,11 +230,15 @@ def _from_dlpack(obj: Any, name: str, package: str, consumer_stream: Optional[in
 def _strided_memory_view(obj: Any, name: str, consumer_stream: Optional[int]) -> Any:
     """cuda.core's view of a device DLPack operand, ordered before `consumer_stream`.
 
-    Why cuda.core here and not on the CAI fast path: a ``StridedMemoryView`` costs a
-    few microseconds per operand (the exporter's capsule, the view object), which
-    would take most of the 15 us budget of a small call; CAI operands of CuPy,
-    PyTorch and Numba are therefore read in Cython (``_ecgemm.matmul_fast``) or by
-    the dict reader above. bench/overhead.py measures both (bench/results/pycall-*).
+    Which reader where, and why (measured on an H200, bench/results/pycall-2026-11-22):
+    a ``StridedMemoryView`` of a 64 x 64 PyTorch tensor costs 15.3 us per operand
+    (the exporter's capsule, its stream handshake, the view), so two of them alone
+    exceed the 15 us budget of a whole small call; ``ecgemm.matmul`` on the same
+    tensors through the Cython corridor (``_ecgemm.matmul_fast``) costs 10.1 us in
+    all. CAI operands of CuPy, PyTorch and Numba are therefore read in Cython or by
+    the dict reader above, and cuda.core serves the DLPack producers, where a
+    maintained implementation of the protocol's versions, devices and stream
+    handshake is worth its cost.
     """
     try:
         from cuda.core.utils import StridedMemoryView
@@ -244,8 +248,9 @@ def _strided_memory_view(obj: Any, name: str, consumer_stream: Optional[int]) ->
                         "__cuda_array_interface__") from None
     # The protocol spells the legacy default stream 1 (0 is forbidden); -1: no ordering.
     stream = -1 if consumer_stream is None else (consumer_stream or 1)
+    read = getattr(StridedMemoryView, "from_dlpack", StridedMemoryView)
     try:
-        return StridedMemoryView(obj, stream_ptr=stream)
+        return read(obj, stream)
     except BufferError as error:
         raise TypeError(f"{name} could not be read through DLPack: {error}") from None
 

@@ -3,8 +3,8 @@
 `python -m bench.overhead [--out DIR]` reports:
 - host us per call at 64 x 64 x 64 with the queue not drained (rounds of CALLS calls
   between synchronisations; the median round), for ecgemm.matmul on PyTorch (CAI,
-  the Cython fast path), CuPy, PyTorch and JAX through DLPack, PyTorch with out=
-  (the general path), and the peers' own `a @ b` (PyTorch, CuPy, JAX);
+  the Cython fast path, with and without out=; with stream= the general path),
+  CuPy, PyTorch and JAX through DLPack, and the peers' own `a @ b` (PyTorch, CuPy, JAX);
 - what one cuda.core StridedMemoryView costs per operand (why the fast path reads
   CAI operands in Cython instead);
 - end to end at 1024^3: CUDA events around one call with nothing queued before it,
@@ -77,8 +77,10 @@ def small_rows(torch, cupy, jax):
         out = torch.empty_like(a)
         sync = torch.cuda.synchronize
         add("ecgemm.matmul, PyTorch (CAI, fast path)", lambda: ecgemm.matmul(a, a), sync)
-        add("ecgemm.matmul, PyTorch, out= (general path)",
-            lambda: ecgemm.matmul(a, a, out=out), sync)
+        add("ecgemm.matmul, PyTorch, out= (fast path)", lambda: ecgemm.matmul(a, a, out=out), sync)
+        current = torch.cuda.current_stream()
+        add("ecgemm.matmul, PyTorch, out=, stream= (general path)",
+            lambda: ecgemm.matmul(a, a, out=out, stream=current), sync)
         wrapped = DLPackOnly(a)
         add("ecgemm.matmul, PyTorch via DLPack (cuda.core)",
             lambda: ecgemm.matmul(wrapped, wrapped, out=out), sync, "out= a torch tensor")

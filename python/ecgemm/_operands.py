@@ -230,15 +230,18 @@ def _from_dlpack(obj: Any, name: str, package: str, consumer_stream: Optional[in
 def _strided_memory_view(obj: Any, name: str, consumer_stream: Optional[int]) -> Any:
     """cuda.core's view of a device DLPack operand, ordered before `consumer_stream`.
 
-    Which reader where, and why (measured on an H200, bench/results/pycall-2026-11-22):
-    a ``StridedMemoryView`` of a 64 x 64 PyTorch tensor costs 15.3 us per operand
-    (the exporter's capsule, its stream handshake, the view), so two of them alone
-    exceed the 15 us budget of a whole small call; ``ecgemm.matmul`` on the same
-    tensors through the Cython corridor (``_ecgemm.matmul_fast``) costs 10.1 us in
-    all. CAI operands of CuPy, PyTorch and Numba are therefore read in Cython or by
-    the dict reader above, and cuda.core serves the DLPack producers, where a
-    maintained implementation of the protocol's versions, devices and stream
-    handshake is worth its cost.
+    Which reader where, and why (an H200 host, bench/results/pycall-2026-11-22): the
+    whole Cython corridor for two 64 x 64 CUDA tensors, result included, takes
+    9-13 us (``_ecgemm.matmul_fast``, reading PyTorch/CuPy attributes directly). A
+    ``StridedMemoryView.from_dlpack`` costs 2.4 us per PyTorch operand and 7.4 us per
+    JAX operand, and the producer's ``__dlpack__`` with a stream handshake comes on
+    top (ecgemm.matmul on DLPack-only PyTorch operands: 132 us a call; the deprecated
+    ``StridedMemoryView(obj)`` constructor alone took 15.3 us an operand): three
+    operands through cuda.core cannot fit the 15 us budget. So CAI operands of
+    CuPy, PyTorch and Numba are read in Cython or by the dict reader above, and
+    cuda.core serves the DLPack producers (JAX...), where a maintained
+    implementation of the protocol's versions, devices and stream handshake is
+    worth its cost.
     """
     try:
         from cuda.core.utils import StridedMemoryView

@@ -243,6 +243,71 @@ module ecgemm
     end function
   end interface
 
+  ! 64-bit sizes (cuBLAS's _64) and batched products; alpha, beta in host memory. A, B, C
+  ! are device arrays; in ecgemm_sgemm_batched[_64] they are device arrays of device
+  ! addresses (type(c_ptr) each). Strides count elements between consecutive products.
+  interface
+    function ecgemm_sgemm_64(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, &
+                             ldc) bind(C, name="ecgemm_sgemm_64") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_float), intent(in) :: alpha, beta
+      type(c_ptr), value :: A, B, C
+      integer(c_int64_t), value :: lda, ldb, ldc
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_sgemm_strided_batched(handle, transa, transb, m, n, k, alpha, A, lda, strideA, &
+                                          B, ldb, strideB, beta, C, ldc, strideC, batch_count) &
+        bind(C, name="ecgemm_sgemm_strided_batched") result(status)
+      import :: c_int, c_long_long, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: transa, transb, m, n, k, lda, ldb, ldc, batch_count
+      real(c_float), intent(in) :: alpha, beta
+      type(c_ptr), value :: A, B, C
+      integer(c_long_long), value :: strideA, strideB, strideC
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_sgemm_strided_batched_64(handle, transa, transb, m, n, k, alpha, A, lda, &
+                                             strideA, B, ldb, strideB, beta, C, ldc, strideC, &
+                                             batch_count) &
+        bind(C, name="ecgemm_sgemm_strided_batched_64") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, strideA, strideB, strideC, batch_count
+      real(c_float), intent(in) :: alpha, beta
+      type(c_ptr), value :: A, B, C
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_sgemm_batched(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, &
+                                  C, ldc, batch_count) bind(C, name="ecgemm_sgemm_batched") &
+        result(status)
+      import :: c_int, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: transa, transb, m, n, k, lda, ldb, ldc, batch_count
+      real(c_float), intent(in) :: alpha, beta
+      type(c_ptr), value :: A, B, C
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_sgemm_batched_64(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, &
+                                     beta, C, ldc, batch_count) &
+        bind(C, name="ecgemm_sgemm_batched_64") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, batch_count
+      real(c_float), intent(in) :: alpha, beta
+      type(c_ptr), value :: A, B, C
+      integer(c_int) :: status
+    end function
+  end interface
+
   ! ecgemm_device_alloc(dptr, count): count REAL(c_float) elements on the current device.
   interface ecgemm_device_alloc
     module procedure device_alloc_i32, device_alloc_i64

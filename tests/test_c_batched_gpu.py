@@ -6,18 +6,10 @@ import ctypes
 import pytest
 
 from _capi import OP
-from test_c_abi_gpu import MODES, STATUS, expected_class_ok, lib, rel, torch
+from test_c_abi_gpu import MODES, STATUS, expected_class_ok, handle, lib, rel, torch  # noqa: F401
 
 pytestmark = pytest.mark.gpu
 NAN = float("nan")
-
-
-@pytest.fixture(scope="module")
-def handle():
-    h = ctypes.c_void_p()
-    assert lib.ecgemm_create(ctypes.byref(h)) == STATUS["SUCCESS"]
-    yield h
-    assert lib.ecgemm_destroy(h) == STATUS["SUCCESS"]
 
 
 class Stack:

@@ -4,8 +4,8 @@ tile shape (128 x 128, and 64 x 128 with and without the swap) and split-K, agai
 an FP64 product and cuBLAS SGEMM on the same inputs."""
 import pytest
 
-from test_c_abi_gpu import (MODES, STATUS, ColMajor, cublas_sgemm, expected_class_ok, lib,
-                            make_problem, op, rel, sgemm, torch)
+from test_c_abi_gpu import (MODES, STATUS, ColMajor, check_product, cublas_sgemm, expected_class_ok,
+                            handle, make_problem, op, rel, sgemm, torch)  # noqa: F401 (handle: fixture)
 
 pytestmark = pytest.mark.gpu
 if torch.cuda.get_device_capability() != (9, 0):
@@ -24,32 +24,13 @@ def fused_route(monkeypatch):
     monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
 
 
-@pytest.fixture(scope="module")
-def handle():
-    import ctypes
-    h = ctypes.c_void_p()
-    assert lib.ecgemm_create(ctypes.byref(h)) == STATUS["SUCCESS"]
-    yield h
-    assert lib.ecgemm_destroy(h) == STATUS["SUCCESS"]
-
-
 @pytest.mark.parametrize("mode", TC_MODES)
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
 @pytest.mark.parametrize("m,n,k", SHAPES)
 @pytest.mark.parametrize("aligned", [True, False], ids=["tma", "global"])
 def test_fused_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
     pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: no TMA
-    a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
-    c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m + pad, offset)
-    assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
-    opa, opb = op(a.view(), ta), op(b.view(), tb)
-    ref = opa.double() @ opb.double()
-    got = c.view()
-    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
-    res, res_cublas = rel(got, ref), rel(cublas_sgemm(opa, opb), ref)
-    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
-    pad_rows = c.buf[offset:offset + c.ld * n].view(n, c.ld)[:, m:]
-    assert torch.isnan(pad_rows).all()
+    check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])

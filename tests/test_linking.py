@@ -181,7 +181,7 @@ def test_blas_library_exports_only_the_blas_interface(install):
     nm = _require("nm", "binutils lists the exported symbols")
     out = _run([nm, "-D", "--defined-only", install.lib / "libecgemm_blas.so"]).stdout
     symbols = {line.split()[-1]: line.split()[-2] for line in out.splitlines() if line.strip()}
-    assert set(symbols) == {"sgemm_", "cblas_sgemm", "xerbla_"}, symbols
+    assert set(symbols) == {"sgemm_", "sgemm_batch_strided_", "cblas_sgemm", "xerbla_"}, symbols
     assert symbols["xerbla_"] == "W", "the default XERBLA must be weak so the program's wins"
 
 
@@ -206,7 +206,7 @@ def test_fortran_module_matches_the_c_header():
 # --- host route: tests/c programs, built against the installed package ----------------------
 
 @pytest.mark.parametrize("name", ["header_c99", "header_cxx", "blas_correctness",
-                                  "xerbla_exits", "blas_threads"])
+                                  "blas_batch_strided", "xerbla_exits", "blas_threads"])
 def test_c_program_on_the_host_route(programs, name):
     proc = _run([program(programs, name)], env=host_env())
     assert re.search(r"\b0 (failure|failed)", proc.stdout), proc.stdout
@@ -431,6 +431,16 @@ def test_gpu_blas_correctness_every_mode(programs, mode):
         assert worst > 2.0 ** -16, worst
     elif mode != "markidis":
         assert worst < 2.0 ** -16, worst
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", MODES)
+def test_gpu_blas_batch_strided_every_mode(programs, mode):
+    proc = _run([program(programs, "blas_batch_strided")], env=gpu_env(mode))
+    assert re.search(r"\d+ cases, 0 failed", proc.stdout), proc.stdout
+    routes = _gpu_routes(proc.stderr)
+    assert "failed" not in routes and routes.count("gpu") >= 15, routes
+    assert "batch=64 route=gpu" in proc.stderr   # the 64-product case ran as one batch
 
 
 @pytest.mark.gpu

@@ -34,6 +34,15 @@ static float *a, *c;
 static int call_ecgemm(void) {
   return ecgemm_sgemm(handle, ECGEMM_OP_N, ECGEMM_OP_N, kN, kN, kN, &one, a, kN, a, kN, &zero, c, kN);
 }
+/* The breakdown: the front end alone (alpha = 0, beta = 1 returns before any launch),
+ * and the front end with one trivial launch (alpha = 0, beta = 0.5: C = 0.5 C). */
+static int call_front_end(void) {
+  return ecgemm_sgemm(handle, ECGEMM_OP_N, ECGEMM_OP_N, kN, kN, kN, &zero, a, kN, a, kN, &one, c, kN);
+}
+static int call_one_launch(void) {
+  static const float half = 0.5f;
+  return ecgemm_sgemm(handle, ECGEMM_OP_N, ECGEMM_OP_N, kN, kN, kN, &zero, a, kN, a, kN, &half, c, kN);
+}
 static int call_cublas(void) {
   return cublas_sgemm(cublas, 0, 0, kN, kN, kN, &one, a, kN, a, kN, &zero, c, kN);
 }
@@ -66,6 +75,8 @@ int main(int argc, char** argv) {
   time_calls("ecgemm_sgemm tf32tf32", call_ecgemm);
   ecgemm_set_mode(handle, ECGEMM_MODE_FP32);
   time_calls("ecgemm_sgemm fp32", call_ecgemm);
+  time_calls("  front end only (no launch)", call_front_end);
+  time_calls("  front end + C = 0.5 C", call_one_launch);
   void* lib = argc > 1 ? dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) : NULL;
   cublas_create_fn create = lib ? (cublas_create_fn)dlsym(lib, "cublasCreate_v2") : NULL;
   cublas_sgemm = lib ? (cublas_sgemm_fn)dlsym(lib, "cublasSgemm_v2") : NULL;

@@ -35,6 +35,20 @@ ECGEMM_BLAS_API void sgemm_(const char* transa, const char* transb, const int* m
                             const float* B, const int* ldb, const float* beta, float* C,
                             const int* ldc, size_t transa_len, size_t transb_len);
 
+/*
+ * Batched SGEMM with oneMKL's Fortran argument order (also OpenBLAS's):
+ * for z in [0, batch_size): C_z = alpha * op(A_z) * op(B_z) + beta * C_z, where
+ * A_z = A + z * stridea (elements), likewise B and C. stridea or strideb may be 0 (one
+ * operand for every product); the C blocks must not overlap (XERBLA position 16).
+ */
+ECGEMM_BLAS_API void sgemm_batch_strided_(const char* transa, const char* transb, const int* m,
+                                          const int* n, const int* k, const float* alpha,
+                                          const float* A, const int* lda, const int* stridea,
+                                          const float* B, const int* ldb, const int* strideb,
+                                          const float* beta, float* C, const int* ldc,
+                                          const int* stridec, const int* batch_size,
+                                          size_t transa_len, size_t transb_len);
+
 ECGEMM_BLAS_API void xerbla_(const char* srname, const int* info, size_t srname_len);
 
 #ifdef __cplusplus

@@ -23,6 +23,13 @@ typedef struct {
   int ldc;
 } ecgemm_blas_problem;
 
+/* A strided batch (sgemm_batch_strided): product z reads a + z * stride_a, b + z * stride_b
+ * and writes c + z * stride_c (strides in elements; 0 repeats one operand). */
+typedef struct {
+  int count;
+  long long stride_a, stride_b, stride_c;
+} ecgemm_blas_batch;
+
 /* netlib's quick-return test: nothing to do at all. */
 static inline int ecgemm_blas_is_noop(const ecgemm_blas_problem* p) {
   return p->m == 0 || p->n == 0 || ((p->alpha == 0.0f || p->k == 0) && p->beta == 1.0f);
@@ -34,6 +41,9 @@ void ecgemm_blas_host_sgemm(const ecgemm_blas_problem* p);
 /* Runs a checked problem: quick returns, then the GPU or the host (route.cpp). */
 void ecgemm_blas_run(const ecgemm_blas_problem* p);
 
+/* The same for a checked strided batch of problems shaped like *p. */
+void ecgemm_blas_run_batch(const ecgemm_blas_problem* p, const ecgemm_blas_batch* batch);
+
 /* netlib's LSAME for the transpose argument: 0 for N/n, 1 for T/t/C/c, -1 otherwise. */
 static inline int ecgemm_blas_parse_trans(char t) {
   switch (t) {
@@ -41,6 +51,17 @@ static inline int ecgemm_blas_parse_trans(char t) {
     case 'T': case 't': case 'C': case 'c': return 1;
     default: return -1;
   }
+}
+
+/* The checks every SGEMM entry starts with, in netlib's order: 1 transa, 2 transb
+ * (parsed: -1 when bad), 3 m, 4 n, 5 k; 0 when all are valid. */
+static inline int ecgemm_blas_first_bad_size(int ta, int tb, int m, int n, int k) {
+  if (ta < 0) return 1;
+  if (tb < 0) return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0) return 5;
+  return 0;
 }
 
 /* The routine name and length netlib passes to XERBLA. */

@@ -132,11 +132,21 @@ struct HostMatrix {
 };
 
 // Copies only rows 0..rows-1 of each column: the rows below belong to the caller.
-cudaError_t stage_in(const HostMatrix& h, StagingBuffer& buf) {
-  cudaError_t err = buf.reserve(h.packed_floats());
-  if (err != cudaSuccess) return err;
-  return cudaMemcpy2DAsync(buf.data(), h.packed_ld() * sizeof(float), h.data, h.ld * sizeof(float),
+cudaError_t copy_in(const HostMatrix& h, float* dst) {
+  return cudaMemcpy2DAsync(dst, h.packed_ld() * sizeof(float), h.data, h.ld * sizeof(float),
                            h.row_bytes(), h.cols, cudaMemcpyHostToDevice, kStream);
+}
+
+// `products` host matrices `stride` floats apart (stride 0: one matrix for all), packed
+// one after the other into `buf`; returns the packed stride (0 for a repeated matrix).
+cudaError_t stage_in(HostMatrix h, long long stride, int products, StagingBuffer& buf,
+                     long long* packed_stride, bool copy = true) {
+  const int copies = stride == 0 ? 1 : products;
+  cudaError_t err = buf.reserve(h.packed_floats() * static_cast<size_t>(copies));
+  *packed_stride = stride == 0 ? 0 : static_cast<long long>(h.packed_floats());
+  for (int z = 0; z < copies && copy && err == cudaSuccess; ++z, h.data += stride)
+    err = copy_in(h, buf.data() + z * h.packed_floats());
+  return err;
 }
 
 int pick_device(const Placement& where) {
@@ -167,7 +177,8 @@ Residence locate(const void* ptr) {
   return r;
 }
 
-GpuOutcome gpu_sgemm(const ecgemm_blas_problem& p, const Placement& where) {
+GpuOutcome gpu_sgemm(const ecgemm_blas_problem& p, const ecgemm_blas_batch& batch,
+                     const Placement& where) {
   const int device = pick_device(where);
   for (const Residence* r : {&where.a, &where.b, &where.c})
     if (r->on_device && r->device != device)
@@ -180,20 +191,24 @@ GpuOutcome gpu_sgemm(const ecgemm_blas_problem& p, const Placement& where) {
     return failure(ctx.create_status, "ecgemm_create");
 
   // alpha = 0 or k = 0: A and B are not referenced, so they are neither located nor staged.
+  // Host operands are packed on the device (ld = rows, one product after the other).
   const bool product = p.alpha != 0.0f && p.k > 0;
   const float* a = p.a;
   const float* b = p.b;
   int lda = p.lda, ldb = p.ldb;
+  long long stride_a = batch.stride_a, stride_b = batch.stride_b, stride_c = batch.stride_c;
   cudaError_t err = cudaSuccess;
   if (product && !where.a.on_device) {
     const HostMatrix h{p.a, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, p.lda};
-    if ((err = stage_in(h, ctx.a)) != cudaSuccess) return failure(status_of(err), "copying A");
+    if ((err = stage_in(h, batch.stride_a, batch.count, ctx.a, &stride_a)) != cudaSuccess)
+      return failure(status_of(err), "copying A");
     a = ctx.a.data();
     lda = h.packed_ld();
   }
   if (product && !where.b.on_device) {
     const HostMatrix h{p.b, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, p.ldb};
-    if ((err = stage_in(h, ctx.b)) != cudaSuccess) return failure(status_of(err), "copying B");
+    if ((err = stage_in(h, batch.stride_b, batch.count, ctx.b, &stride_b)) != cudaSuccess)
+      return failure(status_of(err), "copying B");
     b = ctx.b.data();
     ldb = h.packed_ld();
   }
@@ -202,21 +217,28 @@ GpuOutcome gpu_sgemm(const ecgemm_blas_problem& p, const Placement& where) {
   const HostMatrix hc{p.c, p.m, p.n, p.ldc};
   if (!where.c.on_device) {
     // beta = 0: C is write-only, so it is not copied in (NaN in C must not propagate).
-    err = p.beta == 0.0f ? ctx.c.reserve(hc.packed_floats()) : stage_in(hc, ctx.c);
-    if (err != cudaSuccess) return failure(status_of(err), "copying C");
+    if ((err = stage_in(hc, batch.stride_c, batch.count, ctx.c, &stride_c, p.beta != 0.0f)) !=
+        cudaSuccess)
+      return failure(status_of(err), "copying C");
     c = ctx.c.data();
     ldc = hc.packed_ld();
   }
 
+  const ecgemmOperation_t ta = p.trans_a ? ECGEMM_OP_T : ECGEMM_OP_N;
+  const ecgemmOperation_t tb = p.trans_b ? ECGEMM_OP_T : ECGEMM_OP_N;
   const ecgemmStatus_t status =
-      ecgemm_sgemm(ctx.handle, p.trans_a ? ECGEMM_OP_T : ECGEMM_OP_N,
-                   p.trans_b ? ECGEMM_OP_T : ECGEMM_OP_N, p.m, p.n, p.k, &p.alpha, a, lda, b, ldb,
-                   &p.beta, c, ldc);
+      batch.count == 1
+          ? ecgemm_sgemm(ctx.handle, ta, tb, p.m, p.n, p.k, &p.alpha, a, lda, b, ldb, &p.beta, c,
+                         ldc)
+          : ecgemm_sgemm_strided_batched(ctx.handle, ta, tb, p.m, p.n, p.k, &p.alpha, a, lda,
+                                         stride_a, b, ldb, stride_b, &p.beta, c, ldc, stride_c,
+                                         batch.count);
   if (status != ECGEMM_STATUS_SUCCESS) return failure(status, "ecgemm_sgemm", where.c.on_device);
 
-  if (!where.c.on_device) {
-    err = cudaMemcpy2DAsync(p.c, p.ldc * sizeof(float), c, ldc * sizeof(float), hc.row_bytes(),
-                            hc.cols, cudaMemcpyDeviceToHost, kStream);
+  for (int z = 0; !where.c.on_device && z < batch.count; ++z) {
+    err = cudaMemcpy2DAsync(p.c + z * batch.stride_c, p.ldc * sizeof(float), c + z * stride_c,
+                            ldc * sizeof(float), hc.row_bytes(), hc.cols, cudaMemcpyDeviceToHost,
+                            kStream);
     if (err != cudaSuccess) return failure(status_of(err), "copying C back", true);
   }
   err = cudaStreamSynchronize(kStream);

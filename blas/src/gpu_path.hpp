@@ -29,7 +29,9 @@ struct GpuOutcome {
   bool c_modified = false;            // whether C may have been written before the failure
 };
 
-// C = alpha*op(A)*op(B) + beta*C on the GPU with the process's mode; synchronous.
-GpuOutcome gpu_sgemm(const ecgemm_blas_problem& p, const Placement& where);
+// C = alpha*op(A)*op(B) + beta*C on the GPU with the process's mode, for every product
+// of the batch (one product: count 1); synchronous.
+GpuOutcome gpu_sgemm(const ecgemm_blas_problem& p, const ecgemm_blas_batch& batch,
+                     const Placement& where);
 
 }  // namespace ecgemm_blas

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ecgemm
+from bench import overhead as bench_overhead
 from test_python_gpu import RESIDUAL_BOUND, cupy, rand, residual, torch  # noqa: F401
 
 pytestmark = pytest.mark.gpu
@@ -21,17 +22,9 @@ def jax():
     return jax
 
 
-class DLPackOnly:
-    """A CUDA tensor behind __dlpack__ / __dlpack_device__ only (no CAI)."""
-
-    def __init__(self, tensor):
-        self.tensor = tensor
-
-    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
-        return self.tensor.__dlpack__(stream=stream)
-
-    def __dlpack_device__(self):
-        return self.tensor.__dlpack_device__()
+class DLPackOnly(bench_overhead.DLPackOnly):
+    """A CUDA tensor behind __dlpack__ / __dlpack_device__ only (no CAI), with a dtype and
+    an array namespace as array-API libraries have."""
 
     @property
     def dtype(self):

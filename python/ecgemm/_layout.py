@@ -212,8 +212,8 @@ def check_items_disjoint(out: Operand) -> None:
         if stride <= span:
             raise ValueError(
                 f"{out.name} has shape {out.shape} and strides "
-                f"{tuple(s * ITEMSIZE for s in out.strides)} bytes: some of its elements share "
-                f"memory, so the products would overwrite each other; pass a separate array")
+                f"{tuple(s * ITEMSIZE for s in out.strides)} bytes: its elements may share "
+                f"memory, so products could overwrite each other; pass a separate array")
         span += (extent - 1) * stride
 
 

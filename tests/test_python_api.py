@@ -133,9 +133,11 @@ def test_shape_mismatch_names_both_shapes():
 
 
 @pytest.mark.parametrize("shape", [(4,), (2, 3, 4)])
-def test_operands_must_be_2d(shape):
+def test_sgemm_operands_must_be_2d(shape):
+    # matmul takes 1-D and N-D operands (issue 10, tests/test_matmul_nd.py); sgemm stays BLAS.
     with pytest.raises(ValueError, match="2-D"):
-        ecgemm.matmul(np.ones(shape, np.float32), rand((4, 2)))
+        ecgemm.sgemm("N", "N", 1.0, np.ones(shape, np.float32), rand((4, 2)), 0.0,
+                     poisoned((2, 2)))
 
 
 def test_masked_operands_are_refused():

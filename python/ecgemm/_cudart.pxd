@@ -12,6 +12,7 @@ cdef extern from "cuda_runtime_api.h" nogil:
     cdef enum cudaMemcpyKind:
         cudaMemcpyHostToDevice
         cudaMemcpyDeviceToHost
+        cudaMemcpyDeviceToDevice
 
     cdef enum cudaMemoryType:
         cudaMemoryTypeUnregistered
@@ -52,6 +53,8 @@ cdef extern from "cuda_runtime_api.h" nogil:
     cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                                   size_t width, size_t height, cudaMemcpyKind kind,
                                   cudaStream_t stream)
+    cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                cudaStream_t stream)
     cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 
     cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)

@@ -8,6 +8,7 @@
 # libecgemm shared library in ecgemm.get_library_dir() (-lecgemm).
 
 from libc.stddef cimport size_t
+from libc.stdint cimport int64_t
 
 cdef extern from "ecgemm.h" nogil:
     int ECGEMM_VERSION_MAJOR
@@ -69,6 +70,30 @@ cdef extern from "ecgemm.h" nogil:
                                 const float* alpha, const float* A, int lda,
                                 const float* B, int ldb, const float* beta, float* C, int ldc)
 
+    ecgemmStatus_t ecgemm_sgemm_strided_batched(
+        ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int m, int n,
+        int k, const float* alpha, const float* A, int lda, long long strideA, const float* B,
+        int ldb, long long strideB, const float* beta, float* C, int ldc, long long strideC,
+        int batch_count)
+    ecgemmStatus_t ecgemm_sgemm_batched(
+        ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int m, int n,
+        int k, const float* alpha, const float* const* A, int lda, const float* const* B,
+        int ldb, const float* beta, float* const* C, int ldc, int batch_count)
+    ecgemmStatus_t ecgemm_sgemm_64(
+        ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+        int64_t n, int64_t k, const float* alpha, const float* A, int64_t lda, const float* B,
+        int64_t ldb, const float* beta, float* C, int64_t ldc)
+    ecgemmStatus_t ecgemm_sgemm_strided_batched_64(
+        ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+        int64_t n, int64_t k, const float* alpha, const float* A, int64_t lda, int64_t strideA,
+        const float* B, int64_t ldb, int64_t strideB, const float* beta, float* C, int64_t ldc,
+        int64_t strideC, int64_t batch_count)
+    ecgemmStatus_t ecgemm_sgemm_batched_64(
+        ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+        int64_t n, int64_t k, const float* alpha, const float* const* A, int64_t lda,
+        const float* const* B, int64_t ldb, const float* beta, float* const* C, int64_t ldc,
+        int64_t batch_count)
+
     ecgemmStatus_t ecgemm_device_malloc(void** ptr, size_t bytes)
     ecgemmStatus_t ecgemm_device_free(void* ptr)
     ecgemmStatus_t ecgemm_memcpy_to_device(void* dst, const void* src, size_t bytes)
@@ -84,4 +109,10 @@ cdef class Handle:
     cdef str _mode
     cdef object _stream
     cdef object _lock
+    # Device copy of the item pointers of ecgemm_sgemm_batched calls (grown, never
+    # shrunk) and the event after the last call that read it (NULL: none yet).
+    cdef void* _pointer_arrays
+    cdef size_t _pointer_bytes
+    cdef void* _pointers_read
     cdef ecgemmHandle_t _require(self) except NULL
+    cdef void _free_pointer_arrays(self) noexcept nogil

@@ -200,6 +200,9 @@ cdef class Handle:
 
     def __cinit__(self):
         self._handle = NULL
+        self._pointer_arrays = NULL
+        self._pointer_bytes = 0
+        self._pointers_read = NULL
 
     def __init__(self, device=None, stream=None, mode="tf32tf32"):
         cdef int dev
@@ -229,6 +232,17 @@ cdef class Handle:
         if self._handle != NULL:
             with nogil:
                 ecgemm_destroy(self._handle)  # nothing to report to from here
+        self._free_pointer_arrays()
+
+    cdef void _free_pointer_arrays(self) noexcept nogil:
+        # cudaFree waits for the device: the arrays may still be read by a queued call.
+        if self._pointer_arrays != NULL:
+            rt.cudaFree(self._pointer_arrays)
+            self._pointer_arrays = NULL
+            self._pointer_bytes = 0
+        if self._pointers_read != NULL:
+            rt.cudaEventDestroy(<rt.cudaEvent_t>self._pointers_read)
+            self._pointers_read = NULL
 
     cdef ecgemmHandle_t _require(self) except NULL:
         if self._handle == NULL:
@@ -248,6 +262,7 @@ cdef class Handle:
             try:
                 with nogil:
                     status = ecgemm_destroy(handle)
+                    self._free_pointer_arrays()
             finally:
                 _leave_device(previous, self.device)
         _check(status)
@@ -539,6 +554,10 @@ def benchmark_host(Handle handle, plan, mode, int repeats):
                     rt.cudaEventDestroy(end)
             _leave_device(previous, handle.device)
     return times
+
+
+include "_batch.pxi"
+include "_fast.pxi"
 
 
 # --- internal entry points for the numerics tests ------------------------------

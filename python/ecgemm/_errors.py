@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-# netlib's 1-based positions of SGEMM's arguments, as ecgemm_get_last_error_arg reports them.
-ARGUMENT_NAMES = {1: "transa", 2: "transb", 3: "m", 4: "n", 5: "k", 8: "lda", 10: "ldb", 13: "ldc"}
+# netlib's 1-based positions of SGEMM's arguments, as ecgemm_get_last_error_arg reports them;
+# the batched calls add 14..17 (include/ecgemm.h).
+ARGUMENT_NAMES = {1: "transa", 2: "transb", 3: "m", 4: "n", 5: "k", 6: "alpha", 7: "A", 8: "lda",
+                  9: "B", 10: "ldb", 11: "beta", 12: "C", 13: "ldc", 14: "strideA",
+                  15: "strideB", 16: "strideC", 17: "batch_count"}
 
 
 class EcgemmError(RuntimeError):

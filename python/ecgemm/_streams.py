@@ -65,7 +65,7 @@ def current_stream(package: str, device: int) -> int:
     if package == "torch":
         torch = sys.modules["torch"]
         return int(torch.cuda.current_stream(device).cuda_stream)
-    return 0
+    return 0  # NumPy, Numba, DLPack-only packages: the legacy default stream
 
 
 def producer_streams(declared: Iterable[Optional[int]], stream: int) -> List[int]:
@@ -84,13 +84,12 @@ def producer_streams(declared: Iterable[Optional[int]], stream: int) -> List[int
     return waits
 
 
-def empty_result(package: str, shape: Tuple[int, int], device: int, stream: int) -> Any:
+def empty_result(package: str, shape: Tuple[int, ...], device: int, stream: int) -> Any:
     """A C-ordered float32 array of `shape` on `device`, made by `package`.
 
-    Raises
-    ------
-    TypeError
-        ecgemm does not know how to allocate with `package`: pass ``out=``.
+    For other packages, an ``ecgemm._ecgemm.DeviceArray`` allocated on `stream`
+    (``__cuda_array_interface__`` and DLPack), for the caller to import with the
+    package's ``from_dlpack``.
     """
     if package == "cupy":
         cupy = sys.modules["cupy"]
@@ -107,5 +106,6 @@ def empty_result(package: str, shape: Tuple[int, int], device: int, stream: int)
             # __cuda_array_interface__ tells the next consumer to wait for it.
             on = cuda.external_stream(stream) if stream else 0
             return cuda.device_array(shape, dtype=np.float32, stream=on)
-    raise TypeError(f"ecgemm cannot allocate a result array for {package} operands; "
-                    "pass out= (any float32 array with __cuda_array_interface__)")
+    from ._ecgemm import DeviceArray
+
+    return DeviceArray(shape, device, stream)

@@ -1,0 +1,249 @@
+# Included by _ecgemm.pyx: the common case of ecgemm.matmul in one Cython corridor.
+#
+# Two 2-D float32 CUDA tensors of PyTorch or CuPy (and `out` of the same kind, or none
+# with beta = 0), no handle or stream: read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
+# builds it in Python, ~4 us a tensor), plan in C, take this thread's cached handle
+# and the package's raw current stream, allocate the result and make the C call with
+# the GIL released. Anything unusual (another dtype, a layout without a unit stride,
+# operands on two devices, empty or huge sizes, a bool alpha...) returns None and the
+# general path in _api.py raises the same typed errors it always did: this corridor
+# never reports an error of its own, it only declines.
+
+import sys
+
+cdef object _thread_state = threading.local()
+
+
+def default_handle(int device):
+    """This thread's handle for `device`, created on first use.
+
+    One per thread because a handle serves one thread at a time; one per device
+    because a handle is bound to the device it was created on.
+    """
+    try:
+        handles = _thread_state.handles
+    except AttributeError:
+        handles = _thread_state.handles = {}
+    handle = handles.get(device)
+    if handle is None:
+        handle = handles[device] = Handle(device=device)
+    return handle
+
+
+cdef enum Kind:
+    KIND_OTHER = 0
+    KIND_TORCH = 1
+    KIND_CUPY = 2
+
+cdef dict _kinds = {}  # type -> Kind, filled on first sight of a type
+cdef object _torch_float32 = None, _torch_strided = None, _torch_raw_stream = None
+cdef object _cupy_empty = None, _cupy_current_stream = None, _cupy_float32 = None
+
+
+cdef int _kind_of(type kind) except -1:
+    global _torch_float32, _torch_strided, _torch_raw_stream
+    global _cupy_empty, _cupy_current_stream, _cupy_float32
+    known = _kinds.get(kind)
+    if known is not None:
+        return known
+    result = KIND_OTHER
+    root = kind.__module__.partition(".")[0]
+    torch = sys.modules.get("torch") if root == "torch" else None
+    cupy = sys.modules.get("cupy") if root == "cupy" else None
+    if torch is not None and kind is torch.Tensor:
+        # The raw current stream without building a torch.cuda.Stream object.
+        _torch_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if _torch_raw_stream is not None:
+            _torch_float32, _torch_strided = torch.float32, torch.strided
+            result = KIND_TORCH
+    elif cupy is not None and kind is cupy.ndarray:
+        _cupy_empty, _cupy_current_stream = cupy.empty, cupy.cuda.get_current_stream
+        _cupy_float32 = np.dtype(np.float32)
+        result = KIND_CUPY
+    _kinds[kind] = result
+    return result
+
+
+cdef struct Matrix:
+    uintptr_t ptr
+    long long rows
+    long long cols
+    long long row_stride  # elements
+    long long col_stride
+    int device
+
+
+cdef bint _read_torch(tensor, Matrix* mat) except -1:
+    # requires_grad: PyTorch refuses to export such tensors; the general path says so.
+    if tensor.dtype is not _torch_float32 or tensor.layout is not _torch_strided \
+            or tensor.requires_grad or tensor.dim() != 2:
+        return False
+    mat.device = tensor.get_device()
+    if mat.device < 0:
+        return False
+    mat.rows, mat.cols = tensor.shape
+    mat.row_stride, mat.col_stride = tensor.stride()
+    mat.ptr = tensor.data_ptr()
+    return True
+
+
+cdef bint _read_cupy(array, Matrix* mat) except -1:
+    if array.dtype != _cupy_float32 or array.ndim != 2:
+        return False
+    mat.rows, mat.cols = array.shape
+    mat.row_stride, mat.col_stride = array.strides
+    if mat.row_stride % FLOAT_BYTES or mat.col_stride % FLOAT_BYTES:
+        return False
+    mat.row_stride //= FLOAT_BYTES
+    mat.col_stride //= FLOAT_BYTES
+    mat.ptr = array.data.ptr
+    mat.device = array.device.id
+    return True
+
+
+cdef long long _column_major_ld(long long rows, long long cols, long long row_stride,
+                                long long col_stride) noexcept nogil:
+    """_layout.column_major_ld in C; -1 for "not column-major"."""
+    if rows == 0 or cols == 0:
+        return max(1, rows)
+    if rows > 1 and row_stride != 1:
+        return -1
+    if cols <= 1:
+        return max(1, rows)
+    return col_stride if col_stride >= max(1, rows) else -1
+
+
+cdef bint _stored(const Matrix* mat, ecgemmOperation_t* trans, long long* ld) noexcept nogil:
+    """_layout._stored in C: how the ABI reads `mat`; False if it cannot in place."""
+    ld[0] = _column_major_ld(mat.rows, mat.cols, mat.row_stride, mat.col_stride)
+    if ld[0] >= 0:
+        trans[0] = ECGEMM_OP_N
+        return True
+    ld[0] = _column_major_ld(mat.cols, mat.rows, mat.col_stride, mat.row_stride)
+    trans[0] = ECGEMM_OP_T
+    return ld[0] >= 0
+
+
+cdef inline ecgemmOperation_t _flip(ecgemmOperation_t trans) noexcept nogil:
+    return ECGEMM_OP_T if trans == ECGEMM_OP_N else ECGEMM_OP_N
+
+
+cdef bint _plan(const Matrix* a, const Matrix* b, const Matrix* c, SgemmCall* call) noexcept nogil:
+    """_layout.plan_gemm in C (same arguments, so the same kernels and bits)."""
+    cdef ecgemmOperation_t ta, tb, tc
+    cdef long long lda, ldb, ldc
+    if not (_stored(a, &ta, &lda) and _stored(b, &tb, &ldb) and _stored(c, &tc, &ldc)):
+        return False
+    if max(a.rows, b.cols, a.cols, lda, ldb, ldc) > INT32_LIMIT:
+        return False
+    call.k = a.cols
+    call.c, call.ldc = <float*>c.ptr, ldc
+    if tc == ECGEMM_OP_N:
+        call.transa, call.transb, call.m, call.n = ta, tb, a.rows, b.cols
+        call.a, call.lda, call.b, call.ldb = <const float*>a.ptr, lda, <const float*>b.ptr, ldb
+    else:  # C^T = B^T A^T
+        call.transa, call.transb, call.m, call.n = _flip(tb), _flip(ta), b.cols, a.rows
+        call.a, call.lda, call.b, call.ldb = <const float*>b.ptr, ldb, <const float*>a.ptr, lda
+    return True
+
+
+cdef long long INT32_LIMIT = 2147483647
+
+
+cdef bint _disjoint(const Matrix* x, const Matrix* y) noexcept nogil:
+    """_operands.check_no_overlap's test: the byte ranges of `x` and `y` do not meet."""
+    cdef long long x_low = 0, x_high = 1, y_low = 0, y_high = 1
+    cdef long long x_off[2]
+    cdef long long y_off[2]
+    x_off[0], x_off[1] = (x.rows - 1) * x.row_stride, (x.cols - 1) * x.col_stride
+    y_off[0], y_off[1] = (y.rows - 1) * y.row_stride, (y.cols - 1) * y.col_stride
+    for i in range(2):
+        x_low += min(0, x_off[i])
+        x_high += max(0, x_off[i])
+        y_low += min(0, y_off[i])
+        y_high += max(0, y_off[i])
+    return not (<long long>y.ptr + y_low * 4 < <long long>x.ptr + x_high * 4
+                and <long long>x.ptr + x_low * 4 < <long long>y.ptr + y_high * 4)
+
+
+def matmul_fast(a, b, out, alpha, beta, mode):
+    """``a @ b`` (into `out`) for the common case, or None when the general path must decide.
+
+    See the comment at the top of _fast.pxi for what "common" means.
+    """
+    cdef Matrix A, B, C
+    cdef SgemmCall call
+    cdef Handle handle
+    cdef int kind = _kind_of(type(a))
+    cdef int current = -1
+    cdef int mode_code
+    cdef ecgemmStatus_t status = ECGEMM_STATUS_SUCCESS
+    cdef rt.cudaError_t error
+    if kind == KIND_OTHER or type(b) is not type(a) or (out is not None and type(out) is not type(a)):
+        return None
+    if not ((type(alpha) is float or type(alpha) is int)
+            and (type(beta) is float or type(beta) is int) and (beta == 0 or out is not None)):
+        return None
+    if kind == KIND_TORCH:
+        if not (_read_torch(a, &A) and _read_torch(b, &B)
+                and (out is None or _read_torch(out, &C))):
+            return None
+    elif not (_read_cupy(a, &A) and _read_cupy(b, &B) and (out is None or _read_cupy(out, &C))):
+        return None
+    if A.device != B.device or A.cols != B.rows or A.rows == 0 or B.cols == 0 or A.cols == 0 \
+            or A.ptr % FLOAT_BYTES or B.ptr % FLOAT_BYTES:
+        return None
+    if out is not None and not (C.device == A.device and C.rows == A.rows and C.cols == B.cols
+                                and C.ptr % FLOAT_BYTES == 0 and _disjoint(&C, &A)
+                                and _disjoint(&C, &B)):
+        return None
+    handle = default_handle(A.device)
+    mode_code = _MODE_CODES[handle._mode] if mode is None else _MODE_CODES.get(mode, -1)
+    if mode_code < 0:
+        return None
+    call.mode = <ecgemmMode_t>mode_code
+    if kind == KIND_CUPY:
+        with nogil:
+            rt.cudaGetDevice(&current)
+        if current != A.device:  # CuPy's current stream is per device: let the general path
+            return None
+        stream = _cupy_current_stream().ptr if handle._stream is None else handle._stream
+    else:
+        stream = _torch_raw_stream(A.device) if handle._stream is None else handle._stream
+    if out is None:  # the result: C-ordered (m, n), allocated once the plan holds
+        C.ptr, C.rows, C.cols, C.row_stride, C.col_stride = 0, A.rows, B.cols, B.cols, 1
+    if not _plan(&A, &B, &C, &call):
+        return None
+    if out is not None:
+        result = out
+    elif kind == KIND_CUPY:
+        result = _cupy_empty((A.rows, B.cols), dtype=_cupy_float32)
+        call.c = <float*><uintptr_t>result.data.ptr
+    else:
+        result = a.new_empty((A.rows, B.cols))
+        call.c = <float*><uintptr_t>result.data_ptr()
+    call.handle = handle._require()
+    call.stream = <ecgemmStream_t><uintptr_t>stream
+    call.alpha, call.beta = alpha, beta
+    lock = handle._lock
+    lock.acquire()
+    try:
+        with nogil:
+            error = rt.cudaGetDevice(&current)
+            if error == rt.cudaSuccess and current != handle.device:
+                error = rt.cudaSetDevice(handle.device)
+            if error == rt.cudaSuccess:
+                status = ecgemm_set_stream(call.handle, call.stream)
+                if status == ECGEMM_STATUS_SUCCESS:
+                    status = ecgemm_set_mode(call.handle, call.mode)
+                if status == ECGEMM_STATUS_SUCCESS:
+                    status = ecgemm_sgemm(call.handle, call.transa, call.transb, call.m, call.n,
+                                          call.k, &call.alpha, call.a, call.lda, call.b,
+                                          call.ldb, &call.beta, call.c, call.ldc)
+                if current != handle.device:
+                    rt.cudaSetDevice(current)
+    finally:
+        lock.release()
+    _check_cuda(error, "selecting the operands' device")
+    _check(status, from_sgemm=True)
+    return result

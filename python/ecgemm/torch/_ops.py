@@ -76,10 +76,9 @@ def readable(t: Tensor) -> Tensor:
 
 
 def batched_product(a: Tensor, b: Tensor, out: Tensor, mode: str) -> None:
-    """``out[i] = a[i] @ b[i]`` for 3-D operands, the one place that knows how."""
-    # One 2-D call per matrix until ecgemm.matmul takes N-D operands in one C call.
-    for i in range(out.shape[0]):
-        _ecgemm_matmul(a[i], b[i], out=out[i], mode=mode)
+    """``out[i] = a[i] @ b[i]`` for 3-D operands: one batched ecgemm call (strided, or
+    pointer arrays when a stack's strides do not reduce to one)."""
+    _ecgemm_matmul(a, b, out=out, mode=mode)
 
 
 # ---- ecgemm::mm -------------------------------------------------------------------

@@ -403,7 +403,7 @@ def test_dtensor_places_results_as_torch_does(fake_world, mesh_shape, op):
     assert checked == len(single) ** (2 * len(mesh_shape))
 
 
-def test_tensor_parallel_linear_shards_and_runs_ecgemm(fake_world):
+def test_tensor_parallel_linear_shards_and_runs_ecgemm(fake_world, monkeypatch):
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.distributed.device_mesh import DeviceMesh
     from torch.distributed.tensor import Shard
@@ -420,6 +420,10 @@ def test_tensor_parallel_linear_shards_and_runs_ecgemm(fake_world):
             self.ops.append(str(func))
             return func(*args, **(kwargs or {}))
 
+    if not torch.cuda.is_available():
+        # Replicating a fake CUDA tensor asks the device's capability (to pick a broadcast
+        # algorithm); without a driver, answer as a Hopper GPU would.
+        monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: (9, 0))
     mesh = DeviceMesh("cuda", [0, 1])
     with FakeTensorMode():
         model = torch.nn.Sequential(et.Linear(8, 16, device="cuda"), torch.nn.ReLU(),

@@ -350,3 +350,27 @@ def test_command_line_check_runs_every_mode():
     assert run.returncode == 0
     for mode in ecgemm.MODES:
         assert f"ecgemm {mode} " in run.stdout
+
+
+@pytest.mark.parametrize("shapes", [((300, 200), (200, 100)), ((8, 64, 48), (8, 48, 32))],
+                         ids=["2-D", "batch"])
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+def test_matmul_captured_in_a_cuda_graph_replays_with_new_inputs(torch, shapes, mode):
+    """ecgemm.matmul inside torch.cuda.graph: after one call of that size (the handle's
+    workspace is ready) the captured call replays on new values in place."""
+    a = torch.empty(shapes[0], device="cuda")
+    b = torch.empty(shapes[1], device="cuda")
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        a.uniform_(-1, 1), b.uniform_(-1, 1)
+        ecgemm.matmul(a, b, mode=mode)  # sizes the workspace outside capture
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            c = ecgemm.matmul(a, b, mode=mode)
+    for seed in (1, 2):
+        generator = torch.Generator(device="cuda").manual_seed(seed)
+        a.copy_(torch.rand(a.shape, device="cuda", generator=generator) * 2 - 1)
+        b.copy_(torch.rand(b.shape, device="cuda", generator=generator) * 2 - 1)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert residual(c.cpu().numpy(), a.cpu().numpy(), b.cpu().numpy()) < RESIDUAL_BOUND[mode]

@@ -11,6 +11,7 @@
 
 #include <type_traits>
 
+#include "kernel_attributes.hpp"
 #include "mma_sm80.cuh"
 #include "tc_config.hpp"
 #include "tc_tile.cuh"
@@ -318,12 +319,16 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
                             const DeviceInfo& dev, cudaStream_t stream) {
   using C = Config<M, kKBytes, kStages>;
   auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
-  cudaError_t err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
-  // All of the unified L1/shared carveout to shared memory, or two CTAs may not fit.
-  if (err == cudaSuccess)
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+  static std::atomic<uint64_t> configured{0};
+  cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
+    cudaError_t e =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
+    // All of the unified L1/shared carveout to shared memory, or two CTAs may not fit.
+    if (e == cudaSuccess)
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                cudaSharedmemCarveoutMaxShared);
+    return e;
+  });
   if (err != cudaSuccess) return err;
   const Planes planes{ws + w.a_hi, ws + w.a_lo, ws + w.b_hi, ws + w.b_lo,
                       w.k_pad * static_cast<int64_t>(element_bytes(M))};

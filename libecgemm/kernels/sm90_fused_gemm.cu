@@ -23,6 +23,7 @@
 
 #include "../split.cuh"
 #include "sm90_consumer.cuh"
+#include "kernel_attributes.hpp"
 #include "sm90_fused.hpp"
 #include "sm90_ptx.cuh"
 #include "sm90_tensor_map.hpp"
@@ -432,18 +433,15 @@ Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_ro
   return k_major ? Source::kKMajor : Source::kMnMajor;
 }
 
-// Sets the kernel's shared-memory limit once per device, not on every call.
+// Sets the kernel's shared-memory limit once per device.
 template <TcMethod M, int kConsumers>
 cudaError_t configure_once(int device) {
-  static std::atomic<uint64_t> configured{0};  // one flag set per instantiation
-  const uint64_t bit = device >= 0 && device < 64 ? uint64_t(1) << device : 0;
-  if (bit && (configured.load(std::memory_order_relaxed) & bit)) return cudaSuccess;
-  const cudaError_t err =
-      cudaFuncSetAttribute(sm90_fused_kernel<M, kConsumers>,
-                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           FusedTraits<M, kConsumers>::kSmemBytes);
-  if (err == cudaSuccess) configured.fetch_or(bit, std::memory_order_relaxed);
-  return err;
+  static std::atomic<uint64_t> done{0};
+  return once_per_device(done, device, [] {
+    return cudaFuncSetAttribute(sm90_fused_kernel<M, kConsumers>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                FusedTraits<M, kConsumers>::kSmemBytes);
+  });
 }
 
 template <TcMethod M, int kConsumers>

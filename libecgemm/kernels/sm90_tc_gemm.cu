@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "../split.cuh"
+#include "kernel_attributes.hpp"
 #include "sm90_consumer.cuh"
 #include "sm90_ptx.cuh"
 #include "sm90_tensor_map.hpp"
@@ -170,11 +171,14 @@ bool encode_plane(CUtensorMap* map, TcMethod method, const char* plane, int64_t 
 }
 
 template <TcMethod M>
-cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits,
+cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, int device,
                           cudaStream_t stream) {
   auto kernel = sm90_tc_gemm_kernel<M>;
   constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
-  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  static std::atomic<uint64_t> configured{0};
+  cudaError_t err = once_per_device(configured, device, [kernel] {
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  });
   if (err != cudaSuccess) return err;
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
   kernel<<<grid, kThreadsSm90, kSmem, stream>>>(maps, p);
@@ -200,7 +204,7 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
   p.n_pad = w.n_pad;
   p.partials = reinterpret_cast<float*>(ws + w.partials);
   p.args = args;
-  const cudaError_t err = launch_kernel<M>(maps, p, w.splits, stream);
+  const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
   return launch_splitk_reduce(args, w, ws, dev, stream);
 }

@@ -1,0 +1,24 @@
+// Kernel attributes (the shared-memory opt-in) are set once per kernel and device, not on
+// every call: cudaFuncSetAttribute costs host time, and it is not a call to make while a
+// stream is being captured into a CUDA graph.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace ecgemm::detail {
+
+// Runs `set` (which sets one kernel's attributes) the first time it is asked for on
+// `device`; `done` is that kernel's own flag word (a static of the caller's template).
+template <typename Set>
+cudaError_t once_per_device(std::atomic<uint64_t>& done, int device, Set&& set) {
+  const uint64_t bit = device >= 0 && device < 64 ? uint64_t(1) << device : 0;
+  if (bit && (done.load(std::memory_order_relaxed) & bit)) return cudaSuccess;
+  const cudaError_t err = set();
+  if (err == cudaSuccess) done.fetch_or(bit, std::memory_order_relaxed);
+  return err;
+}
+
+}  // namespace ecgemm::detail

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/simt_fp32.hpp"
+#include "kernels/simt_gemv.hpp"
 #include "kernels/sm90_fused.hpp"
 #include "kernels/tc_config.hpp"
 
@@ -61,7 +62,7 @@ constexpr int64_t kSkinnyEdge = 64;
 constexpr int64_t kSmallEdge = 128;
 constexpr int64_t kFusedLongEdge = 4096;
 
-enum class Route { kSimt, kPlanes, kFused };
+enum class Route { kSimt, kGemv, kPlanes, kFused };
 
 // ECGEMM_CORRECTED_ROUTE=tc|simt pins the corrected modes to the Tensor Cores or to
 // SIMT; ECGEMM_TC_KERNEL=fused|planes picks the Tensor Core family. Read per call (a
@@ -69,6 +70,26 @@ enum class Route { kSimt, kPlanes, kFused };
 Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* method,
                    bool* two_level) {
   *two_level = true;
+  // GEMV-like shapes (one side of C at most 4 wide) are memory-bound on the large
+  // operand: FP32 reading it once at DRAM speed is as fast as anything can be there, and
+  // as accurate as SGEMM or better (H200, tf32tf32, ms per call, tools/probe.py,
+  // bench/results/gemv-2026-11-23; m x k x n as torch's row-major a @ b):
+  //   m x k x n          GEMV    tiled SIMT   [cuBLAS SGEMM]
+  //   1 x 4096 x 4096    0.029     0.089        [0.028]
+  //   4096 x 4096 x 1    0.030     0.091        [0.031]
+  //   4096 x 4096 x 4    0.079     0.091        [0.070]
+  //   4 x 8192 x 8192    0.099     0.300        [0.128]
+  //   1 x 16384 x 16384  0.262     1.146        [0.264]
+  // ECGEMM_CORRECTED_ROUTE=simt keeps the corrected modes on the tiled kernel.
+  const char* pin = std::getenv("ECGEMM_CORRECTED_ROUTE");
+  const bool pin_tc = pin && std::strcmp(pin, "tc") == 0;
+  const bool pin_simt = pin && std::strcmp(pin, "simt") == 0;
+  const bool fp32_class = ctx.mode == ECGEMM_MODE_FP32 || ctx.mode == ECGEMM_MODE_TF32TF32 ||
+                          ctx.mode == ECGEMM_MODE_HALFHALF;
+  if (fp32_class && simt_gemv_shape(args) && !pin_tc && !pin_simt) {
+    tensor_core_method(ctx.mode, method);
+    return Route::kGemv;
+  }
   if (!tensor_core_method(ctx.mode, method)) {
     *two_level = false;  // plain FP32 may use the wide tile
     return Route::kSimt;
@@ -86,9 +107,6 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   //   512 x (256 x 256 x 256) 0.651  0.381   [0.390]
   // (The one-pass modes and Markidis stay on the Tensor Cores, see below.)
   const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
-  const char* pin = std::getenv("ECGEMM_CORRECTED_ROUTE");
-  const bool pin_tc = pin && std::strcmp(pin, "tc") == 0;
-  const bool pin_simt = pin && std::strcmp(pin, "simt") == 0;
   if (args.batch.batched()) {
     if (!fused_ok || (corrected && pin_simt)) return Route::kSimt;
     if (!corrected || pin_tc) return Route::kFused;
@@ -129,6 +147,9 @@ size_t workspace_bytes(const ecgemmContext& ctx, int64_t m, int64_t n, int64_t k
   const DeviceInfo dev = device_info(ctx);
   switch (choose_route(ctx, shape, &method, &two_level)) {
     case Route::kSimt: return plan_simt_fp32(m, n, k, dev, two_level).bytes;
+    case Route::kGemv:  // the call's transposes pick the layout: room for either
+      return std::max(plan_simt_gemv(m, n, k, GemvLayout::kAlongK, dev).bytes,
+                      plan_simt_gemv(m, n, k, GemvLayout::kAlongLen, dev).bytes);
     case Route::kFused: return plan_sm90_fused(method, shape, dev).bytes;
     case Route::kPlanes: break;
   }
@@ -150,6 +171,14 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;
       return from_cuda(launch_simt_fp32(args, plan, ctx.workspace, ctx.stream));
+    }
+    case Route::kGemv: {
+      const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+      const GemvPlan plan =
+          plan_simt_gemv(args.m, args.n, args.k, simt_gemv_layout(args), dev, cap);
+      const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
+      if (status != ECGEMM_STATUS_SUCCESS) return status;
+      return from_cuda(launch_simt_gemv(args, plan, ctx.workspace, ctx.stream));
     }
     case Route::kFused: {
       const FusedPlan plan = plan_sm90_fused(method, args, dev);

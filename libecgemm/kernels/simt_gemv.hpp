@@ -1,0 +1,40 @@
+// GEMV-like products: one side of C at most kGemvMaxWidth wide (1 x k x n, m x k x 1,
+// and a few vectors at once). They are memory-bound on the one large operand, so the
+// Tensor Cores cannot help and a tiled GEMM wastes its tile on the thin side: these
+// kernels read the large operand once, with wide loads and enough of them in flight to
+// reach DRAM bandwidth, in FP32 (the corrected modes' accuracy, SGEMM's or better).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_args.hpp"
+
+namespace ecgemm::detail {
+
+constexpr int64_t kGemvMaxWidth = 4;
+
+struct GemvPlan {
+  int splits = 1;        // split-K factor; > 1 writes partials (`bytes` of workspace)
+  int64_t k_chunk = 0;   // k per split, a multiple of 128
+  size_t bytes = 0;
+};
+
+// True for the non-batched products these kernels take (min(m, n) <= kGemvMaxWidth).
+bool simt_gemv_shape(const GemmArgs& args);
+
+// Which index of the large operand is contiguous in memory picks the kernel, and the
+// kernels differ in warps per output, so in how far k is split.
+enum class GemvLayout { kAlongK, kAlongLen };
+GemvLayout simt_gemv_layout(const GemmArgs& args);
+
+// Split-K so that the large operand's reads fill the GPU; `max_bytes` caps the partials
+// (a user workspace that cannot grow).
+GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
+                        size_t max_bytes = SIZE_MAX);
+
+// Any transpose, ld and alignment (16-byte loads where the large operand allows them).
+cudaError_t launch_simt_gemv(const GemmArgs& args, const GemvPlan& plan, void* workspace,
+                             cudaStream_t stream);
+
+}  // namespace ecgemm::detail

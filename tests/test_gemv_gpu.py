@@ -1,0 +1,139 @@
+"""The GEMV route (one side of C at most 4 wide) on a GPU: both kernels (large operand
+contiguous along k or along its long side), 16-byte and unaligned loads, split-K, the
+BLAS scalar rules, against an FP64 product and cuBLAS SGEMM on the same inputs."""
+import ctypes
+
+import pytest
+
+from _capi import MODES, STATUS
+from test_c_abi_gpu import (U, ColMajor, cublas_sgemm, handle, lib, make_problem, op, rel,  # noqa: F401
+                            sgemm, torch)
+
+pytestmark = pytest.mark.gpu
+FP32_CLASS = ("tf32tf32", "halfhalf", "fp32")
+NAN = float("nan")
+
+# (long side, k): ragged lengths (not whole 4-runs or 128-line blocks), k below, at and
+# far above one split's chunk, and a k that is not a multiple of 4.
+LENGTHS = [(1, 1), (3, 5), (130, 129), (1000, 4099), (4097, 3000), (257, 70001)]
+
+
+def run_and_check(h, mode, ta, tb, m, n, k, pad, offset, seed, positive=False):
+    a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=seed)
+    if positive:  # urand(0, 1): no cancellation, every rounding error shows
+        a.view().abs_()
+        b.view().abs_()
+    c = ColMajor(torch.full((m, n), NAN, device="cuda"), m + pad, offset)
+    assert sgemm(h, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    opa, opb = op(a.view(), ta), op(b.view(), tb)
+    ref = opa.double() @ opb.double()
+    got = c.view()
+    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
+    res, res_cublas = rel(got, ref), rel(cublas_sgemm(opa, opb), ref)
+    assert res <= max(1.25 * res_cublas, 4 * U), (res, res_cublas)
+    pad_rows = c.buf[offset:offset + c.ld * n].view(n, c.ld)[:, m:]
+    assert torch.isnan(pad_rows).all(), "C's padding rows were written"
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("width", [1, 2, 3, 4])
+@pytest.mark.parametrize("long_side", ["m", "n"])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_every_layout_width_and_alignment(handle, mode, ta, tb, width, long_side, aligned):
+    pad, offset = (0, 0) if aligned else (3, 1)
+    for i, (length, k) in enumerate(LENGTHS[:5]):
+        m, n = (length, width) if long_side == "m" else (width, length)
+        run_and_check(handle, mode, ta, tb, m, n, k, pad, offset, seed=i + 10 * width)
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (4096, 1, 4096), (2, 257, 70001),
+                                   (257, 4, 70001), (1, 64, 1 << 20), (64, 3, 1 << 18)])
+@pytest.mark.parametrize("positive", [False, True])
+def test_split_k_and_long_k(handle, mode, ta, tb, m, n, k, positive):
+    run_and_check(handle, mode, ta, tb, m, n, k, 0, 0, seed=m + n, positive=positive)
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("m,n,k", [(1, 300, 50), (300, 2, 40000)])
+def test_alpha_beta_and_alpha_zero(handle, mode, m, n, k):
+    a, b = make_problem("T", "N", m, n, k, pad=1, offset=1, seed=7)
+    c0 = torch.rand((m, n), device="cuda") - 0.5
+    c = ColMajor(c0, m + 1, offset=3)
+    assert sgemm(handle, mode, "T", "N", m, n, k, -1.5, a, b, 0.75, c) == 0
+    ref = -1.5 * (a.view().t().double() @ b.view().double()) + 0.75 * c0.double()
+    assert rel(c.view(), ref) < 1e-6
+    # alpha = 0: A and B are not referenced (a NaN there must not show), C = beta * C
+    a.view()[0, 0] = NAN
+    before = c.view().clone()
+    assert sgemm(handle, mode, "T", "N", m, n, k, 0.0, a, b, 2.0, c) == 0
+    assert torch.equal(c.view(), 2.0 * before)
+    c.view().fill_(NAN)  # beta = 0: C is not read
+    assert sgemm(handle, mode, "T", "N", m, n, k, 0.0, a, b, 0.0, c) == 0
+    assert torch.equal(c.view(), torch.zeros_like(c0))
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("m,n,k", [(1, 40, 50), (2, 100, 40000), (64, 3, 40000)])
+def test_nan_inf_like_sgemm_and_deterministic(handle, mode, m, n, k):
+    a, b = make_problem("N", "N", m, n, k, seed=5)
+    a.view().abs_()
+    b.view().abs_().add_(0.01)  # positive B: Inf in A gives +Inf, never Inf - Inf
+    a.view()[0, k // 3] = NAN
+    a.view()[m - 1, k - 1] = float("inf")
+    b.view()[k // 2, n - 1] = NAN
+    c1 = ColMajor(torch.full((m, n), NAN, device="cuda"), m)
+    c2 = ColMajor(torch.full((m, n), NAN, device="cuda"), m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, 1.0, a, b, 0.0, c1) == 0
+    assert sgemm(handle, mode, "N", "N", m, n, k, 1.0, a, b, 0.0, c2) == 0
+    assert torch.equal(c1.view().view(torch.int32), c2.view().view(torch.int32))  # bit for bit
+    ref = cublas_sgemm(a.view(), b.view())
+    got = c1.view()
+    assert torch.equal(torch.isnan(got), torch.isnan(ref))
+    assert torch.equal(torch.isinf(got), torch.isinf(ref))
+
+
+@pytest.mark.parametrize("k", [100, 50000])
+def test_device_pointer_mode(handle, k):
+    m, n = 1, 1000
+    a, b = make_problem("N", "T", m, n, k, seed=6)
+    c0 = torch.rand((m, n), device="cuda")
+    c = ColMajor(c0, m)
+    scalars = torch.tensor([0.5, -2.0], device="cuda")
+    lib.ecgemm_set_mode(handle, MODES["tf32tf32"])
+    assert lib.ecgemm_set_pointer_mode(handle, 1) == 0
+    try:
+        st = lib.ecgemm_sgemm(handle, 0, 1, m, n, k, scalars.data_ptr(), a.ptr, a.ld, b.ptr, b.ld,
+                              scalars.data_ptr() + 4, c.ptr, c.ld)
+        torch.cuda.synchronize()
+    finally:
+        lib.ecgemm_set_pointer_mode(handle, 0)
+    assert st == 0
+    ref = 0.5 * (a.view().double() @ b.view().t().double()) - 2.0 * c0.double()
+    assert rel(c.view(), ref) < 1e-6
+
+
+def test_split_k_within_a_small_user_workspace():
+    """A user workspace cannot grow: the GEMV route splits k only as far as it fits."""
+    lib.ecgemm_set_workspace.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    m, n, k = 1, 256, 1 << 18
+    h = ctypes.c_void_p()
+    assert lib.ecgemm_create(ctypes.byref(h)) == 0
+    try:
+        need = ctypes.c_size_t()
+        assert lib.ecgemm_get_workspace_size(h, m, n, k, ctypes.byref(need)) == 0
+        assert need.value >= 2 * 4 * m * n  # the plan splits k
+        a, b = make_problem("N", "N", m, n, k, seed=13)
+        ref = a.view().double() @ b.view().double()
+        res_cublas = rel(cublas_sgemm(a.view(), b.view()), ref)
+        for room in (need.value, 3 * 4 * m * n, 256):  # all splits, three planes, none
+            ws = torch.empty(room // 4 + 64, device="cuda")
+            base = (ws.data_ptr() + 255) // 256 * 256
+            assert lib.ecgemm_set_workspace(h, base, room) == 0
+            c = ColMajor(torch.full((m, n), NAN, device="cuda"), m)
+            assert sgemm(h, "tf32tf32", "N", "N", m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+            assert rel(c.view(), ref) <= max(1.25 * res_cublas, 4 * U), room
+    finally:
+        assert lib.ecgemm_destroy(h) == 0

@@ -1,5 +1,6 @@
 """Command line: `python -m bench [--quick] ...` measures; `python -m bench --from-json FILE` re-renders."""
 import argparse
+import dataclasses
 import sys
 import traceback
 from pathlib import Path
@@ -24,6 +25,8 @@ def build_parser():
                    help="comma-separated name fragments, e.g. 'ecgemm,xla' (cuBLAS SGEMM always runs)")
     p.add_argument("--sections", default=",".join(SECTIONS), type=_sections,
                    help=f"comma-separated subset of {','.join(SECTIONS)} (accuracy includes the exponent types)")
+    p.add_argument("--shapes", type=_shapes, default=None, metavar="MxKxN,...",
+                   help="replace the profile's throughput shapes, e.g. '1x4096x4096,4096x4096x1'")
     p.add_argument("--no-xla", action="store_true", help="skip the JAX/XLA subprocess")
     p.add_argument("--max-minutes", type=float, default=None,
                    help="soft deadline: later cases are skipped with a note (default: the profile's)")
@@ -41,6 +44,16 @@ def _sections(text):
     if unknown or not chosen:
         raise argparse.ArgumentTypeError(f"sections are a subset of {','.join(SECTIONS)}; got {text!r}")
     return chosen
+
+
+def _shapes(text):
+    try:
+        shapes = tuple(tuple(int(d) for d in item.lower().split("x")) for item in text.split(",") if item.strip())
+    except ValueError:
+        shapes = ()
+    if not shapes or any(len(s) != 3 or min(s) < 1 for s in shapes):
+        raise argparse.ArgumentTypeError(f"shapes are MxKxN with positive sizes, comma-separated; got {text!r}")
+    return shapes
 
 
 def write_outputs(results, folder, plots=True):
@@ -72,7 +85,10 @@ def main(argv=None):
         folder = args.out or args.from_json.parent
     else:
         from bench import runner
-        results = runner.run(PROFILES[args.profile], args.methods, args.sections, args.max_minutes, not args.no_xla)
+        profile = PROFILES[args.profile]
+        if args.shapes:
+            profile = dataclasses.replace(profile, shapes=args.shapes)
+        results = runner.run(profile, args.methods, args.sections, args.max_minutes, not args.no_xla)
         date = results["started_utc"][:10]
         folder = args.out or report.results_dir(RESULTS_ROOT, results["env"]["gpu"], date, args.profile)
     md = write_outputs(results, folder, plots=not args.no_plots)

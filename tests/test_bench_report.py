@@ -359,3 +359,12 @@ def test_plots_are_written_from_synthetic_results(tmp_path):
     for path in written:
         data = path.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_shapes_option_replaces_the_profile_shapes_and_rejects_bad_ones():
+    from bench.cli import build_parser
+    args = build_parser().parse_args(["--shapes", "1x4096x4096,4096X4096X1"])
+    assert args.shapes == ((1, 4096, 4096), (4096, 4096, 1))
+    for bad in ("1x4096", "0x2x3", "ax2x3", ""):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["--shapes", bad])

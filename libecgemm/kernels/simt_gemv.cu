@@ -7,6 +7,10 @@
 // Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
 // independent work and less rounding error). Split-K writes each output's partial sums
 // side by side; a warp per output adds them in a fixed order: results are deterministic.
+// (A one-launch variant, the splits as one sm_90 thread-block cluster adding through
+// shared memory, was measured and not kept: at most 8 splits leave one short wave on
+// large shapes. H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1
+// 1.01 -> 0.95, 2 x 4096 x 4096 2.28 -> 2.63; bench/results/gemv-2026-11-23.)
 #include <algorithm>
 
 #include "simt_gemv.hpp"

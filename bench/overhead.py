@@ -8,14 +8,22 @@
 - what one cuda.core StridedMemoryView costs per operand (why the fast path reads
   CAI operands in Cython instead);
 - end to end at 1024^3: CUDA events around one call with nothing queued before it,
-  ecgemm (tf32tf32) vs PyTorch `a @ b` with TF32 off (cuBLAS SGEMM).
+  ecgemm (tf32tf32) vs PyTorch `a @ b` with TF32 off (cuBLAS SGEMM);
+- the same 64^3 host cost from C: bench/call_overhead.c (built here with the installed
+  package's flags) times ecgemm_sgemm and cuBLAS's cublasSgemm_v2 in one process.
 Markdown on stdout; results.json and table.md in --out.
 """
 import argparse
+import glob
 import json
 import os
+import re
+import shutil
+import site
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -159,12 +167,48 @@ def end_to_end(torch):
     return rows
 
 
+def c_rows():
+    """Build bench/call_overhead.c against the installed package and run it beside cuBLAS
+    (the nvidia-cublas wheel's library, opened by the program); rows of host us per call."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return [{"case": "C ABI", "host_us": None, "sustained_us": None, "note": "no C compiler"}]
+    from ecgemm import _paths
+    libs = sorted(p for d in site.getsitepackages() + [site.getusersitepackages()]
+                  for p in glob.glob(os.path.join(d, "nvidia", "**", "libcublas.so*"), recursive=True))
+    source = Path(__file__).with_name("call_overhead.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "call_overhead")
+        build = [compiler, "-O2", str(source), *_paths.compile_flags().split(),
+                 *_paths.link_flags().split(), "-ldl", "-o", exe]
+        subprocess.run(build, check=True, capture_output=True, text=True)
+        out = subprocess.run([exe] + libs[:1], check=True, capture_output=True, text=True).stdout
+    rows = []
+    pattern = re.compile(r"^(.*?)\s+host\s+([\d.]+) us/call\s+sustained\s+([\d.]+) us/call(.*)$")
+    for line in out.splitlines():
+        match = pattern.match(line)
+        if match:
+            rows.append({"case": match[1].strip(), "host_us": float(match[2]),
+                         "sustained_us": float(match[3]), "note": match[4].strip()})
+        elif line.strip():
+            rows.append({"case": line.strip(), "host_us": None, "sustained_us": None, "note": ""})
+    return rows
+
+
 def _import(name):
     try:
         module = __import__(name)
     except ImportError:
         return None
     return module
+
+
+def _guarded(fn):
+    try:
+        return fn()
+    except Exception as error:  # noqa: BLE001  (the Python figures must survive a failed build)
+        return [{"case": "C ABI", "host_us": None, "sustained_us": None,
+                 "note": f"failed: {error!r}"[:300]}]
 
 
 def markdown(results):
@@ -175,6 +219,15 @@ def markdown(results):
     for row in results["small"]:
         value = "—" if row["host_us"] is None else f"{row['host_us']:.1f}"
         lines.append(f"| {row['case']} | {value} | {row['note']} |")
+    if results.get("c_abi"):
+        lines += ["", f"From C (bench/call_overhead.c), {SMALL}×{SMALL}×{SMALL}: host µs per call, median "
+                  "of 30 rounds of 100 calls (queue not drained, not filled), and a sustained run of "
+                  "20000 calls (paced by the GPU once the launch queue fills):", "",
+                  "| case | host µs/call | sustained µs/call | note |", "|---|---:|---:|---|"]
+        for row in results["c_abi"]:
+            host = "—" if row["host_us"] is None else f"{row['host_us']:.2f}"
+            sustained = "—" if row["sustained_us"] is None else f"{row['sustained_us']:.2f}"
+            lines.append(f"| {row['case']} | {host} | {sustained} | {row['note']} |")
     if results.get("end_to_end"):
         lines += ["", f"End to end {BIG}³ through Python (CUDA events around one call, nothing "
                   f"queued before it; median of {EVENT_REPEATS}):", "",
@@ -200,7 +253,8 @@ def main(argv=None):
                "cupy": getattr(cupy, "__version__", None),
                "jax": getattr(jax, "__version__", None),
                "small": small_rows(torch, cupy, jax),
-               "end_to_end": end_to_end(torch) if torch is not None else []}
+               "end_to_end": end_to_end(torch) if torch is not None else [],
+               "c_abi": _guarded(c_rows)}
     text = markdown(results)
     print(text)
     if args.out is not None:

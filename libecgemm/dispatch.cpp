@@ -105,6 +105,9 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   //   batch x (m x k x n)     SIMT   fused   [torch.bmm, TF32 off]
   //   4096 x (64 x 64 x 64)   0.124  0.242   [0.094]
   //   512 x (256 x 256 x 256) 0.651  0.381   [0.390]
+  // (A one-block-per-product SIMT kernel with 16-byte loads, 4 x 4 outputs per thread,
+  // ran 4096 x 64^3 in 0.128 and 4096 x 32^3 in 0.082 against this SIMT's 0.124 and
+  // 0.065: shared-memory bound like it, so not kept; bench/results/gemv-2026-11-23.)
   // (The one-pass modes and Markidis stay on the Tensor Cores, see below.)
   const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
   if (args.batch.batched()) {

@@ -19,7 +19,7 @@ timeout "${PYTEST_LIMIT:-300}" python3 -m pytest -q -p no:cacheprovider -rfEs "$
   timeout 120 python3 tools/probe.py --sizes 1024,4096,8192 --overhead \
     --batched "4096,64,64,64;512,256,256,256;256,512,512,512"
   cublas=$(python3 -c "import glob, site; print(sorted(glob.glob(site.getsitepackages()[0] + '/nvidia/**/libcublas.so*', recursive=True))[0])")
-  cc -O2 tools/call_overhead.c $(python3 -m ecgemm --cflags --libs) -ldl -o /tmp/call_overhead &&
+  cc -O2 bench/call_overhead.c $(python3 -m ecgemm --cflags --libs) -ldl -o /tmp/call_overhead &&
     /tmp/call_overhead "$cublas"
 } 2>&1 | tee "$OUT/probe.txt"
 timeout 300 python3 -m bench --profile shapes --sections throughput,accuracy --no-xla \

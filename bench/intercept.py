@@ -189,7 +189,8 @@ def main(argv=None) -> None:
     p.add_argument("--layers", type=int, default=3)
     p.add_argument("--batch", type=int, default=2048)
     p.add_argument("--steps", type=int, default=300)
-    p.add_argument("--lr", type=float, default=0.05)
+    p.add_argument("--lr", type=float, default=20.0,
+                   help="large because MSE averages over batch x width outputs")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--fp64", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)

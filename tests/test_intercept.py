@@ -227,10 +227,14 @@ def test_null_handle_and_destroy_go_to_cublas(programs):
 
 def test_control_functions(programs):
     results, _ = drive(programs, ["get_mode", "set_mode off", "get_mode", "set_mode TF32X3",
-                                  "get_mode", "set_mode halfhalf", "get_mode"],
+                                  "get_mode", "set_mode AUTO", "get_mode", "set_mode halfhalf",
+                                  "get_mode"],
                        ECGEMM_CUBLAS_MODE="halfhalf")
+    # Names are case-insensitive; "auto" is accepted by name (whether the loaded libecgemm has
+    # ECGEMM_MODE_AUTO is asked at the first call that would use it).
     assert results == [{"mode": "halfhalf"}, {"rc": "0"}, {"mode": "off"}, {"rc": "-1"},
-                       {"mode": "off"}, {"rc": "0"}, {"mode": "halfhalf"}]
+                       {"mode": "off"}, {"rc": "0"}, {"mode": "auto"}, {"rc": "0"},
+                       {"mode": "halfhalf"}]
 
 
 def test_cublas_loaded_in_a_local_scope_is_still_found(programs):

@@ -118,6 +118,12 @@ def test_every_entry_point_against_cublas_and_ecgemm(preload, gpu_check):
     assert any("route=cublas (math mode allows reduced precision)" in line for line in lines)
     assert any("route=cublas (compute type asks for other than FP32)" in line for line in lines)
     assert any("route=invalid (argument 8)" in line for line in lines)
+    # The 1024^3 product captured into a graph first: ecgemm either runs it (its workspace
+    # was large enough) or declines without breaking the capture, and cuBLAS runs it.
+    captured = [line for line in lines if " m=1024 n=1024 k=1024 " in line]
+    print("\n".join(captured))
+    assert captured and all("route=ecgemm" in line or "(ECGEMM_STATUS_NOT_SUPPORTED)" in line
+                            for line in captured), captured
 
 
 def test_off_and_min_flops_leave_every_call_to_cublas(preload, gpu_check):

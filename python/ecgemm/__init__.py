@@ -10,7 +10,8 @@ into a high and a low part (Ootomo & Yokota, 2022). Operands are NumPy arrays
 >>> c = ecgemm.matmul(a, a.T)                       # doctest: +SKIP
 
 Public names: :func:`matmul`, :func:`sgemm`, :class:`Handle`, :data:`MODES`,
-:class:`EcgemmError`, :func:`device_count`, :func:`get_include`, :func:`get_library_dir`.
+:class:`EcgemmError`, :func:`device_count`, :func:`get_include`, :func:`get_library_dir`,
+:func:`intercept_cublas` (for a process started with ``LD_PRELOAD=$(python -m ecgemm --preload)``).
 """
 
 from ._api import matmul, sgemm
@@ -20,11 +21,12 @@ from ._ecgemm import version as _library_version
 from ._ecgemm import _split_device, _split_host, _validate  # noqa: F401
 from ._ecgemm import device_properties as _device_properties  # noqa: F401
 from ._errors import EcgemmError
+from ._intercept import intercept_cublas
 from ._modes import MODES
 from ._paths import get_include, get_library_dir
 
 __version__ = _library_version()
 
 __all__ = ["EcgemmError", "Handle", "MODES", "device_count", "get_include", "get_library_dir",
-           "matmul", "sgemm"]
+           "intercept_cublas", "matmul", "sgemm"]
 

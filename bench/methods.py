@@ -47,6 +47,7 @@ CATALOG = (
     MethodInfo(SGEMM, "cuBLAS SGEMM", "cublas", FP32, False, "torch.matmul, FP32 SIMT (fp32_precision ieee)"),
     _ecgemm("tf32tf32", FP32, False, "TF32 hi/lo, 3 products, hi·hi promoted with RN"),
     _ecgemm("halfhalf", FP32, True, "FP16 hi/lo·2^11, 3 products, hi·hi promoted with RN"),
+    _ecgemm("auto", FP32, False, "halfhalf on rows/columns scaled by 2^s into FP16's window, else tf32tf32"),
     _ecgemm("fp32", FP32, False, "in-library FP32 SIMT kernel"),
     _ecgemm("tf32", ONE_PASS, False, "one TF32 product"),
     _ecgemm("fp16", ONE_PASS, True, "one FP16 product"),

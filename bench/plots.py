@@ -14,7 +14,7 @@ COLORS = {"cublas_sgemm": "#000000", "ecgemm_tf32tf32": "#d62728", "ecgemm_halfh
           "ecgemm_fp32": "#8c564b", "ecgemm_tf32": "#ff9896", "ecgemm_fp16": "#aec7e8", "ecgemm_markidis": "#9467bd",
           "cublas_tf32": "#7f7f7f", "cublas_fp16": "#c7c7c7", "triton_tf32x3": "#2ca02c",
           "xla_tf32x3": "#ff7f0e", "xla_bf16x6": "#bcbd22",
-          "ecgemm_tf32tf32_fused": "#e377c2", "ecgemm_halfhalf_fused": "#17becf"}
+          "ecgemm_tf32tf32_fused": "#e377c2", "ecgemm_halfhalf_fused": "#17becf", "ecgemm_auto": "#9edae5"}
 PLOTS = ("throughput.png", "ratio_by_shape.png", "residual_vs_k.png", "exponent_types.png", "energy.png")
 
 

@@ -43,6 +43,7 @@ module ecgemm
     enumerator :: ECGEMM_MODE_TF32 = 3
     enumerator :: ECGEMM_MODE_FP16 = 4
     enumerator :: ECGEMM_MODE_MARKIDIS = 5
+    enumerator :: ECGEMM_MODE_AUTO = 6
   end enum
 
   ! ecgemmOperation_t

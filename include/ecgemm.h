@@ -55,7 +55,14 @@ typedef enum {
   ECGEMM_MODE_FP32 = 2,     /* plain FP32 SIMT kernel: the in-library reference    */
   ECGEMM_MODE_TF32 = 3,     /* one TF32 pass, uncorrected                          */
   ECGEMM_MODE_FP16 = 4,     /* one FP16 pass, uncorrected                          */
-  ECGEMM_MODE_MARKIDIS = 5  /* FP16 split, unscaled lo, 4 products inside the TC   */
+  ECGEMM_MODE_MARKIDIS = 5, /* FP16 split, unscaled lo, 4 products inside the TC   */
+  /* halfhalf's speed on any data: per call, on the device, each row of op(A) and
+   * column of op(B) is scaled by a power of two (exact; the inputs are not written)
+   * into FP16's window and the epilogue undoes it; when a row or column spans more
+   * binades than the window holds, or holds NaN/Inf, the call runs tf32tf32's products
+   * (on the same scaled operands) instead, decided on the device. Shapes that do not take the split-pass Tensor Core
+   * route run as tf32tf32 does. */
+  ECGEMM_MODE_AUTO = 6
 } ecgemmMode_t;
 
 typedef enum {

@@ -69,7 +69,8 @@ bool valid_mode(ecgemmMode_t mode) {
     case ECGEMM_MODE_FP32:
     case ECGEMM_MODE_TF32:
     case ECGEMM_MODE_FP16:
-    case ECGEMM_MODE_MARKIDIS: return true;
+    case ECGEMM_MODE_MARKIDIS:
+    case ECGEMM_MODE_AUTO: return true;
   }
   return false;
 }

@@ -16,6 +16,9 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
   switch (mode) {
     case ECGEMM_MODE_TF32TF32: *method = TcMethod::kTf32x3; return true;
     case ECGEMM_MODE_HALFHALF: *method = TcMethod::kHalfx3; return true;
+    // AUTO routes as halfhalf; on the plane route it scales (auto_scale.hpp), elsewhere
+    // it runs tf32tf32's products (auto_method below).
+    case ECGEMM_MODE_AUTO: *method = TcMethod::kHalfx3; return true;
     case ECGEMM_MODE_TF32: *method = TcMethod::kTf32x1; return true;
     case ECGEMM_MODE_FP16: *method = TcMethod::kHalfx1; return true;
     case ECGEMM_MODE_MARKIDIS: *method = TcMethod::kMarkidis; return true;
@@ -85,7 +88,7 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   const bool pin_tc = pin && std::strcmp(pin, "tc") == 0;
   const bool pin_simt = pin && std::strcmp(pin, "simt") == 0;
   const bool fp32_class = ctx.mode == ECGEMM_MODE_FP32 || ctx.mode == ECGEMM_MODE_TF32TF32 ||
-                          ctx.mode == ECGEMM_MODE_HALFHALF;
+                          ctx.mode == ECGEMM_MODE_HALFHALF || ctx.mode == ECGEMM_MODE_AUTO;
   if (fp32_class && simt_gemv_shape(args) && !pin_tc && !pin_simt) {
     tensor_core_method(ctx.mode, method);
     return Route::kGemv;
@@ -125,6 +128,14 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   return tensor_cores;
 }
 
+// AUTO's scaling lives in the plane route's split pass and epilogues. On the fused
+// family (skinny shapes, batches) it runs tf32tf32's products, which need no scaling:
+// there halfhalf is only 3-8% faster (bench/results/fused-2026-11-22), and the fused
+// split has no room for a statistics pass.
+TcMethod auto_method(const ecgemmContext& ctx, TcMethod method) {
+  return ctx.mode == ECGEMM_MODE_AUTO ? TcMethod::kTf32x3 : method;
+}
+
 ecgemmStatus_t from_cuda(cudaError_t err) {
   switch (err) {
     case cudaSuccess: return ECGEMM_STATUS_SUCCESS;
@@ -153,9 +164,10 @@ size_t workspace_bytes(const ecgemmContext& ctx, int64_t m, int64_t n, int64_t k
     case Route::kGemv:  // the call's transposes pick the layout: room for either
       return std::max(plan_simt_gemv(m, n, k, GemvLayout::kAlongK, dev).bytes,
                       plan_simt_gemv(m, n, k, GemvLayout::kAlongLen, dev).bytes);
-    case Route::kFused: return plan_sm90_fused(method, shape, dev).bytes;
+    case Route::kFused: return plan_sm90_fused(auto_method(ctx, method), shape, dev).bytes;
     case Route::kPlanes: break;
   }
+  if (ctx.mode == ECGEMM_MODE_AUTO) return plan_tc_auto(m, n, k, dev).bytes;
   return plan_tc_workspace(method, m, n, k, dev).bytes;
 }
 
@@ -184,12 +196,19 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
       return from_cuda(launch_simt_gemv(args, plan, ctx.workspace, ctx.stream));
     }
     case Route::kFused: {
+      method = auto_method(ctx, method);
       const FusedPlan plan = plan_sm90_fused(method, args, dev);
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;
       return from_cuda(launch_sm90_fused(method, args, plan, ctx.workspace, dev, ctx.stream));
     }
     case Route::kPlanes: break;
+  }
+  if (ctx.mode == ECGEMM_MODE_AUTO) {
+    const TcAutoPlan plan = plan_tc_auto(args.m, args.n, args.k, dev);
+    const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
+    if (status != ECGEMM_STATUS_SUCCESS) return status;
+    return from_cuda(launch_tc_auto(args, plan, ctx.workspace, dev, ctx.stream));
   }
   const TcWorkspace plan = plan_tc_workspace(method, args.m, args.n, args.k, dev);
   const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);

@@ -12,7 +12,7 @@ STATUS = {
     "ARCH_MISMATCH": 8, "EXECUTION_FAILED": 13, "INTERNAL_ERROR": 14,
     "NOT_SUPPORTED": 15, "NO_DEVICE": 16,
 }
-MODES = {"tf32tf32": 0, "halfhalf": 1, "fp32": 2, "tf32": 3, "fp16": 4, "markidis": 5}
+MODES = {"tf32tf32": 0, "halfhalf": 1, "fp32": 2, "tf32": 3, "fp16": 4, "markidis": 5, "auto": 6}
 OP = {"N": 0, "T": 1, "C": 2}
 
 

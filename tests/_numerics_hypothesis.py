@@ -26,7 +26,8 @@ SGEMM_RATIO = 1.25
 # exp_rand exponents inside which the corrected modes promise SGEMM accuracy. tf32tf32:
 # below 2^-113 lo is a TF32 subnormal (tests/test_numerics_tables.py); halfhalf: the
 # paper's type 1, exp_rand(-15, 14), and below 2^15 so that nothing reaches 65520.
-DOCUMENTED_RANGE = {"tf32tf32": (-113, 127), "halfhalf": (-15, 14)}
+# auto: tf32tf32's range (its fall-back route), halfhalf's speed where rows fit FP16's window.
+DOCUMENTED_RANGE = {"tf32tf32": (-113, 127), "halfhalf": (-15, 14), "auto": (-113, 127)}
 
 _COMMON = {"deadline": None, "print_blob": True,
            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
@@ -63,6 +64,32 @@ def safe_product_exponent(k: int) -> int:
 def accepted_error(res_sgemm, a, b, c, alpha, beta):
     """The error a corrected mode may have: max(1.25 x SGEMM's, MAGMA's bound, c = 8)."""
     return max(SGEMM_RATIO * res_sgemm, magma_bound(a, b, c, alpha, beta, MAGMA_C))
+
+
+@st.composite
+def mixed_row_operands(draw, sides=st.integers(1, 8)):
+    """(A, B) whose rows of A, and columns of B, each take one of a few exp_rand ranges
+    of their own: widths of 0 to 29 binades placed anywhere in [2^-50, 2^30), so that
+    products stay normal and finite at any k used here. AUTO scales each row and column
+    separately."""
+    m, n = draw(sides), draw(sides)
+    k = draw(st.sampled_from([1, 7, 64, 300]))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+
+    def ranges():
+        out = []
+        for _ in range(draw(st.integers(1, 5))):
+            width = draw(st.sampled_from([0, 3, 12, 29]))
+            low = draw(st.integers(-50, 29 - width))
+            out.append((low, low + width))
+        return out
+
+    def slab(count, shape, axis):
+        choices = ranges()
+        picks = rng.integers(0, len(choices), count)
+        return np.concatenate([exp_rand(shape, *choices[p], rng) for p in picks], axis=axis)
+
+    return slab(m, (1, k), 0), slab(n, (k, 1), 1)
 
 
 def exp_rand_operands(shape_a, shape_b, ranges, seed):

@@ -176,7 +176,7 @@ def test_worst_orders_by_severity():
 def test_select_always_keeps_sgemm_and_filters_by_fragment():
     names = [m.name for m in select("ecgemm")]
     assert names[0] == SGEMM and all(n == SGEMM or n.startswith("ecgemm_") for n in names)
-    assert len(names) == 7
+    assert len(names) == 8  # SGEMM and ecgemm's seven modes
     assert [m.name for m in select("")] == [m.name for m in CATALOG if not m.opt_in]
     assert [m.name for m in select("xla, triton")] == [SGEMM, "triton_tf32x3", "xla_tf32x3", "xla_bf16x6"]
 

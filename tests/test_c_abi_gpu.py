@@ -16,7 +16,7 @@ if not torch.cuda.is_available():
 
 lib = load()
 U = 2.0 ** -24
-FP32_CLASS = ("tf32tf32", "halfhalf", "fp32")
+FP32_CLASS = ("tf32tf32", "halfhalf", "fp32", "auto")
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ def expected_class_ok(mode, res, res_cublas, k):
 SHAPES = [(1, 1, 1), (7, 33, 127), (127, 129, 65), (33, 19, 4097), (130, 257, 300)]
 # The corrected modes run skinny/small shapes on the SIMT family (dispatch.cpp's rule);
 # "tc" pins them to the Tensor Core family so that it is tested on every shape too.
-MODE_ROUTES = [(mode, "rule") for mode in MODES] + [("tf32tf32", "tc"), ("halfhalf", "tc")]
+MODE_ROUTES = [(mode, "rule") for mode in MODES] + [("tf32tf32", "tc"), ("halfhalf", "tc"), ("auto", "tc")]
 
 
 def use_route(monkeypatch, route):

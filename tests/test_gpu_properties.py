@@ -17,7 +17,8 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from _numerics_hypothesis import (DOCUMENTED_RANGE, PROFILE, accepted_error,  # noqa: E402
-                                  exp_rand_operands, exponent_ranges, safe_product_exponent)
+                                  exp_rand_operands, exponent_ranges, mixed_row_operands,
+                                  safe_product_exponent)
 
 pytestmark = pytest.mark.gpu
 
@@ -175,6 +176,25 @@ def test_halfhalf_is_as_accurate_as_sgemm_inside_its_range(device, case):
     _check_accuracy(device, case, "halfhalf")
 
 
+@PROFILE
+@given(case=finite_cases("auto"))
+def test_auto_is_as_accurate_as_sgemm(device, case):
+    _check_accuracy(device, case, "auto")
+
+
+@st.composite
+def mixed_row_cases(draw):
+    a, b = draw(mixed_row_operands(sides=st.sampled_from([3, 64, 130, 257])))
+    c = np.zeros((a.shape[0], b.shape[1]), dtype=np.float32)
+    return Case(a, b, c, 1.0, 0.0, draw(layouts()), draw(layouts()), draw(layouts()))
+
+
+@PROFILE
+@given(case=mixed_row_cases())
+def test_auto_on_rows_and_columns_of_their_own_ranges(device, case):
+    _check_accuracy(device, case, "auto")
+
+
 @st.composite
 def special_cases(draw):
     m, n, k = draw(SIZES), draw(SIZES), draw(SIZES)
@@ -191,7 +211,7 @@ def special_cases(draw):
     return Case(a, b, c, alpha, beta, draw(layouts()), draw(layouts()), draw(layouts()))
 
 
-@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "fp32"])
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "fp32", "auto"])
 @PROFILE
 @given(case=special_cases())
 def test_nan_and_inf_land_where_sgemm_puts_them(device, mode, case):

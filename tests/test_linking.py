@@ -14,6 +14,7 @@ Error bounds (tests/c/blas_test_util.h, examples/fortran/*.f90), per element of 
 relative to |alpha| sum|a*b| + |beta*c|, u = 2^-24:
   fp32                  2(k+2)u             FP32 accumulation (host loops, SIMT kernel)
   tf32tf32, halfhalf    2^-20 + 2(k+2)u     hi+lo carries 22 of 24 bits; dropped lo*lo ~ 2^-22
+  auto                  2^-20 + 2(k+2)u     halfhalf on rows scaled into FP16's window, else tf32tf32
   markidis              2^-18 + 4(k+2)u     unscaled FP16 lo goes subnormal; truncating TC sums
   tf32, fp16            2^-9 + 4(k+2)u      one uncorrected pass: 11-bit significands
 Entries are sign * m * 2^e with e in [-4, 4], inside FP16's range.
@@ -37,7 +38,7 @@ from typing import Dict, List, Optional, Sequence
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-MODES = ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis")
+MODES = ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis", "auto")
 UNCORRECTED_MODES = ("tf32", "fp16")
 NO_GPU_NOTICE = "ecgemm_blas: no usable CUDA GPU; SGEMM runs on the host in plain FP32"
 SKIPPED = 77  # what the device programs return without a GPU

@@ -8,7 +8,8 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from _numerics_hypothesis import (DOCUMENTED_RANGE, PROFILE, accepted_error,  # noqa: E402
-                                  exp_rand_operands, exponent_ranges, safe_product_exponent)
+                                  exp_rand_operands, exponent_ranges, mixed_row_operands,
+                                  safe_product_exponent)
 
 FP16_OVERFLOW = 65520.0
 # Absolute error floor of hi + lo once lo sits in its format's subnormal range: half the
@@ -119,6 +120,52 @@ def test_emulated_corrected_gemm_is_as_accurate_as_fp32(mode, data):
     assert res_ours <= accepted_error(res_fp32, a, b, c, alpha, beta), (res_ours, res_fp32)
 
 
+@PROFILE
+@given(operands=mixed_row_operands(), alpha=st.sampled_from([1.0, -0.5]))
+def test_emulated_auto_on_mixed_rows_is_as_accurate_as_fp32(operands, alpha):
+    a, b = operands
+    c = np.zeros((a.shape[0], b.shape[1]), dtype=np.float32)
+    fp32 = numerics.gemm(a, b, "fp32", alpha=alpha)
+    ours = numerics.gemm(a, b, "auto", alpha=alpha)
+    res_fp32, res_ours = _residual(fp32, a, b, c, alpha, 0.0), _residual(ours, a, b, c, alpha, 0.0)
+    assert res_ours <= accepted_error(res_fp32, a, b, c, alpha, 0.0), (res_ours, res_fp32)
+    # Rows of at most 29 binades fit AUTO's window: these run halfhalf on scaled operands.
+    assert not numerics.auto_choice(a, b).fallback
+
+
+@pytest.mark.parametrize("exp_type, route", [(1, "halfhalf"), (2, "tf32tf32"), (3, "halfhalf"),
+                                             (4, "tf32tf32")])
+def test_auto_route_and_accuracy_on_the_papers_exponent_types(exp_type, route):
+    ranges = {1: ((-15, 14), (-15, 14)), 2: ((-15, 14), (-100, -35)), 3: ((-35, -15), (-35, -15)),
+              4: ((-100, -35), (-100, -35))}[exp_type]
+    a, b = exp_rand_operands((24, 256), (256, 20), ranges, seed=exp_type)
+    choice = numerics.auto_choice(a, b)
+    assert choice.mode == route
+    res = {mode: numerics.relative_residual(numerics.gemm(a, b, mode), a, b)
+           for mode in ("fp32", "auto", "halfhalf")}
+    norm_ab = np.linalg.norm(a.astype(np.float64) @ b.astype(np.float64))
+    zero = np.zeros((24, 20), dtype=np.float32)
+    assert res["auto"] * norm_ab <= accepted_error(res["fp32"] * norm_ab, a, b, zero, 1.0, 0.0), res
+    if exp_type in (2, 4):  # plain halfhalf is far off there: AUTO's fall-back is what saves it
+        assert res["halfhalf"] > 100 * res["auto"], res
+
+
+def test_auto_scales_each_row_and_column_to_the_top_of_fp16s_window():
+    a = np.array([[3.0, 0.5], [2.0 ** -60, 2.0 ** -70], [0.0, 0.0]], dtype=np.float32)
+    b = np.array([[1e20, 1.0], [1e19, 0.25]], dtype=np.float32)
+    choice = numerics.auto_choice(a, b)
+    assert list(choice.row_exp) == [14 - 1, 14 + 60, 0]
+    assert list(choice.col_exp) == [14 - 66, 14 - 0]
+    assert not choice.fallback
+    for bad in (np.inf, np.nan):
+        a2 = a.copy()
+        a2[0, 1] = bad
+        assert numerics.auto_choice(a2, b).fallback
+    wide = np.array([[1.0, 2.0 ** -30]], dtype=np.float32)  # 30 binades: below 2^-15 once scaled
+    assert numerics.auto_choice(wide, b).fallback
+    assert not numerics.auto_choice(np.array([[1.0, 2.0 ** -29]], dtype=np.float32), b).fallback
+
+
 @st.composite
 def special_value_cases(draw):
     m, n, k = (draw(st.integers(1, 6)) for _ in range(3))
@@ -132,7 +179,7 @@ def special_value_cases(draw):
     return a, b
 
 
-@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "tf32", "fp16"])
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "tf32", "fp16", "auto"])
 @PROFILE
 @given(special_value_cases())
 def test_emulated_nan_and_inf_land_where_fp32_puts_them(mode, case):

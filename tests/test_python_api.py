@@ -55,7 +55,7 @@ def rand(shape, seed=0, order="C"):
 # --- import and public surface ------------------------------------------------
 
 def test_import_without_gpu_exposes_the_public_api():
-    assert ecgemm.MODES == ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis")
+    assert ecgemm.MODES == ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis", "auto")
     assert set(ecgemm.__all__) >= {"matmul", "sgemm", "Handle", "MODES", "EcgemmError"}
     assert ecgemm.__version__.count(".") == 2
     assert issubclass(ecgemm.EcgemmError, RuntimeError)

@@ -17,10 +17,10 @@ from _capi import OP, STATUS, load
 
 pytestmark = pytest.mark.gpu
 
-ACCURATE = ("tf32tf32", "halfhalf", "fp32")
+ACCURATE = ("tf32tf32", "halfhalf", "fp32", "auto")
 # Relative Frobenius residual vs FP64 for uniform(-1, 1) inputs at k of a few hundred:
 # SGEMM-class modes stay near 1e-7; one-pass TF32/FP16 land near 3e-4 (ANCHORS.md).
-RESIDUAL_BOUND = {"tf32tf32": 1e-6, "halfhalf": 1e-6, "fp32": 1e-6, "markidis": 1e-5,
+RESIDUAL_BOUND = {"tf32tf32": 1e-6, "halfhalf": 1e-6, "fp32": 1e-6, "auto": 1e-6, "markidis": 1e-5,
                   "tf32": 2e-3, "fp16": 2e-3}
 ONE_PASS_FLOOR = 1e-5  # tf32/fp16 above this show that the mode really reached the kernel
 M, K, N = 97, 300, 65  # ragged on purpose

@@ -10,7 +10,7 @@
  * returns. A program that defines its own XERBLA (Fortran or C) replaces it.
  *
  * Environment (read once per process):
- *   ECGEMM_BLAS_MODE            tf32tf32 (default), halfhalf, fp32, tf32, fp16, markidis
+ *   ECGEMM_BLAS_MODE            tf32tf32 (default), halfhalf, fp32, tf32, fp16, markidis, auto
  *   ECGEMM_BLAS_HOST_THRESHOLD  m*n*k at or below which host arrays are multiplied
  *                               on the host in FP32 (0: always the GPU); see blas/README.md
  *   ECGEMM_BLAS_VERBOSE         1: one line per call on stderr (route, mode, time)

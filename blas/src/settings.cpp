@@ -23,6 +23,7 @@ constexpr ModeName kModes[] = {
     {"tf32tf32", ECGEMM_MODE_TF32TF32}, {"halfhalf", ECGEMM_MODE_HALFHALF},
     {"fp32", ECGEMM_MODE_FP32},         {"tf32", ECGEMM_MODE_TF32},
     {"fp16", ECGEMM_MODE_FP16},         {"markidis", ECGEMM_MODE_MARKIDIS},
+    {"auto", ECGEMM_MODE_AUTO},
 };
 
 void parse_mode(Settings& s) {
@@ -39,7 +40,7 @@ void parse_mode(Settings& s) {
   }
   std::fprintf(stderr,
                "ecgemm_blas: unknown ECGEMM_BLAS_MODE='%s' (expected tf32tf32, halfhalf, fp32, "
-               "tf32, fp16 or markidis); using tf32tf32\n",
+               "tf32, fp16, markidis or auto); using tf32tf32\n",
                value);
 }
 

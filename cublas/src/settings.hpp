@@ -3,6 +3,8 @@
 // ecgemm.intercept_cublas).
 #pragma once
 
+#include "ecgemm.h"
+
 extern "C" {
 // Sets the interception mode by name ("tf32tf32", "halfhalf", "auto", "off");
 // returns 0, or -1 for an unknown name (the mode is then unchanged). Thread-safe.
@@ -15,10 +17,9 @@ namespace ecgemm_cublas {
 
 // Interception mode: kModeOff, or the ecgemmMode_t value FP32 GEMMs run with.
 constexpr int kModeOff = -1;
-// ECGEMM_MODE_AUTO's value, fixed by DESIGN.md §8. It is an enumerator, invisible to
-// the preprocessor, so whether the loaded libecgemm knows it is asked at run time:
-// ecgemm_set_mode refuses modes it does not have.
-constexpr int kModeAuto = 6;
+// ECGEMM_MODE_AUTO. An older libecgemm found at run time may lack it: ecgemm_set_mode
+// refuses modes it does not have, and the call then goes to cuBLAS (route.cpp).
+constexpr int kModeAuto = ECGEMM_MODE_AUTO;
 
 struct Settings {
   double min_flops;  // ECGEMM_CUBLAS_MIN_FLOPS: calls with 2*m*n*k*batch below it pass through

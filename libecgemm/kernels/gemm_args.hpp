@@ -32,6 +32,39 @@ __device__ __forceinline__ void store_epilogue(float* c, float acc, float alpha,
 }
 #endif
 
+// ECGEMM_MODE_AUTO (kernels/auto_scale.hpp) launches both of its routes and the device
+// picks one: its route word says halfhalf's products of the scaled operands (0),
+// tf32tf32's of the scaled operands (a row or column too wide for FP16) or tf32tf32's of
+// the operands as they are (NaN/Inf present: scaling could turn a finite product into
+// Inf and Inf into NaN). A launch for the route not taken returns at once. Row i of
+// op(A) was split as x * 2^row_exp[i] and column j of op(B) as x * 2^col_exp[j] unless
+// the word says unscaled; the epilogue undoes it. All null: a call without AUTO.
+constexpr int kAutoScaledRoute = 0;
+constexpr int kAutoWideRoute = 1;
+constexpr int kAutoUnscaledRoute = 2;
+struct AutoScale {
+  const int* row_exp = nullptr;
+  const int* col_exp = nullptr;
+  const int* route = nullptr;
+  bool on_fallback = false;  // this launch computes tf32tf32's products (routes 1 and 2)
+};
+
+#if defined(__CUDACC__)
+__device__ __forceinline__ bool route_skipped(const AutoScale& s) {
+  return s.route != nullptr && ((*s.route != kAutoScaledRoute) != s.on_fallback);
+}
+// v * 2^e: exact while the result is a normal FP32 number, one rounding (to a subnormal,
+// zero or Inf) where it is not, as an FP32 GEMM rounds such a result. One multiply where
+// 2^e is a float, ldexpf beyond.
+__device__ __forceinline__ float times_pow2(float v, int e) {
+  return e >= -126 && e <= 127 ? v * __int_as_float((e + 127) << 23) : ldexpf(v, e);
+}
+__device__ __forceinline__ float unscale(const AutoScale& s, int64_t row, int64_t col, float v) {
+  if (s.row_exp == nullptr || *s.route == kAutoUnscaledRoute) return v;
+  return times_pow2(v, -(s.row_exp[row] + s.col_exp[col]));
+}
+#endif
+
 // A batch of `count` products that share m, n, k, ld and the scalars. Product z reads
 // a + z * stride_a (strided form) or a_array[z] (pointer-array form: the arrays live
 // in device memory, as cuBLAS's batched calls expect); likewise B and C. count = 1
@@ -63,6 +96,7 @@ struct GemmArgs {
   int64_t ldc = 0;
   Scalars scalars;
   Batch batch;
+  AutoScale scale;
 };
 
 #if defined(__CUDACC__)

@@ -218,6 +218,7 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
                int64_t k_tiles, GemmArgs args, float* partials, int64_t m_pad, int64_t n_pad) {
   using C = Config<M, kKBytes, kStages>;
   extern __shared__ __align__(128) char smem[];
+  if (route_skipped(args.scale)) return;  // AUTO: the other route runs (the whole CTA leaves)
   const uint32_t smem0 = smem_address(smem);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int warp_m = warp / C::kWarpsN, warp_n = warp % C::kWarpsN;
@@ -309,7 +310,8 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
         if (!direct) {
           partial[col * m_pad + row] = v;
         } else if (row < args.m && col < args.n) {
-          store_epilogue(args.c + col * args.ldc + row, v, alpha, beta);
+          store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, v), alpha,
+                         beta);
         }
       }
 }

@@ -49,6 +49,7 @@ struct PlaneMaps {
 struct Problem {
   int64_t tiles_m, tiles_n;
   int64_t k_slices, slices_per_split;
+  int64_t splits;   // split-K factor (gridDim.z may be larger in AUTO's shared launch)
   int64_t m_pad, n_pad;
   float* partials;  // split-K only
   GemmArgs args;
@@ -89,14 +90,33 @@ template <TcMethod M>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
-  const bool direct = gridDim.z == 1;
+  const bool direct = p.splits == 1;
   const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
   const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
   float* partial = direct ? nullptr : p.partials + blockIdx.z * p.m_pad * p.n_pad;
+  // AUTO: this thread's 2 row and 32 column exponents, read before the first store to C
+  // (no load can move above a store that may alias it: read per element they left 64
+  // exposed latencies per thread, ~15% of a 4096^3 call on an H200).
+  const AutoScale& sc = p.args.scale;
+  const bool scaled = direct && sc.row_exp != nullptr && *sc.route != kAutoUnscaledRoute;
+  int row_e[2] = {0, 0}, col_e[32] = {};
+  if (scaled) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int64_t row = row0 + slab_row(2 * i);
+      row_e[i] = row < p.args.m ? sc.row_exp[row] : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+      const int64_t col = col0 + slab_col((j / 2) * 4 + j % 2);
+      col_e[j] = col < p.args.n ? sc.col_exp[col] : 0;
+    }
+  }
 #pragma unroll
   for (int v = 0; v < 64; ++v) {
     const int64_t row = row0 + slab_row(v), col = col0 + slab_col(v);
-    const float value = finished_sum<M>(acc, v);
+    float value = finished_sum<M>(acc, v);
+    if (scaled) value = times_pow2(value, -(row_e[(v / 2) % 2] + col_e[(v / 4) * 2 + v % 2]));
     if (!direct) {
       partial[col * p.m_pad + row] = value;
     } else if (row < p.args.m && col < p.args.n) {
@@ -104,15 +124,14 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
     }
   }
 }
-#endif  // ECGEMM_SM90A_DEVICE
 
+// One CTA's tile of the plan `p` (the kernels below).
 template <TcMethod M>
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
-#if defined(ECGEMM_SM90A_DEVICE)
+__device__ __forceinline__ void gemm_tile(const PlaneMaps& maps, const Problem& p) {
   using T = Sm90Traits<M>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
+  if (blockIdx.z >= p.splits) return;  // AUTO's launch covers the other route's splits too
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
   const Tile tile = raster_tile(p.tiles_m, p.tiles_n);
@@ -147,6 +166,32 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
     store_tile<M>(acc, p, tile, group - 1);
   }
+}
+#endif  // ECGEMM_SM90A_DEVICE
+
+template <TcMethod M>
+__global__ void __launch_bounds__(kThreadsSm90, 1)
+sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+#if defined(ECGEMM_SM90A_DEVICE)
+  if (route_skipped(p.args.scale)) return;  // AUTO: the other route runs (the whole CTA leaves)
+  gemm_tile<M>(maps, p);
+#elif defined(__CUDA_ARCH__)
+  __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
+#endif
+}
+
+// AUTO (gemm_args.hpp): both of its routes in one launch, each CTA running halfhalf's or
+// tf32tf32's tile as the device's route word says. Their tiles, stages and shared memory
+// are the same, and no CTA is launched only to leave (an empty launch of the route not
+// taken cost ~60 us at 4096^3 on an H200, bench/results/auto-2026-11-23).
+static_assert(Sm90Traits<TcMethod::kHalfx3>::kSmemBytes == Sm90Traits<TcMethod::kTf32x3>::kSmemBytes,
+              "one launch configuration serves both routes");
+__global__ void __launch_bounds__(kThreadsSm90, 1)
+sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps half_maps, const __grid_constant__ Problem half,
+                    const __grid_constant__ PlaneMaps tf32_maps, const __grid_constant__ Problem tf32) {
+#if defined(ECGEMM_SM90A_DEVICE)
+  if (*half.args.scale.route == kAutoScaledRoute) gemm_tile<TcMethod::kHalfx3>(half_maps, half);
+  else gemm_tile<TcMethod::kTf32x3>(tf32_maps, tf32);
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif
@@ -185,25 +230,33 @@ cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, i
   return cudaGetLastError();
 }
 
+// The tensor maps and the problem of one plan; false if a map cannot be encoded.
+template <TcMethod M>
+bool describe(const GemmArgs& args, const TcWorkspace& w, char* ws, PlaneMaps* maps, Problem* p) {
+  *maps = PlaneMaps{};
+  const bool encoded =
+      encode_plane(&maps->a_hi, M, ws + w.a_hi, w.m_pad, w.k_pad) &&
+      encode_plane(&maps->b_hi, M, ws + w.b_hi, w.n_pad, w.k_pad) &&
+      (!uses_lo(M) || (encode_plane(&maps->a_lo, M, ws + w.a_lo, w.m_pad, w.k_pad) &&
+                       encode_plane(&maps->b_lo, M, ws + w.b_lo, w.n_pad, w.k_pad)));
+  p->tiles_m = w.m_pad / kTileM;
+  p->tiles_n = w.n_pad / kTileN;
+  p->k_slices = w.k_pad * static_cast<int64_t>(element_bytes(M)) / kSliceBytes;
+  p->slices_per_split = (p->k_slices + w.splits - 1) / w.splits;
+  p->splits = w.splits;
+  p->m_pad = w.m_pad;
+  p->n_pad = w.n_pad;
+  p->partials = reinterpret_cast<float*>(ws + w.partials);
+  p->args = args;
+  return encoded;
+}
+
 template <TcMethod M>
 cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  PlaneMaps maps{};
-  const bool encoded =
-      encode_plane(&maps.a_hi, M, ws + w.a_hi, w.m_pad, w.k_pad) &&
-      encode_plane(&maps.b_hi, M, ws + w.b_hi, w.n_pad, w.k_pad) &&
-      (!uses_lo(M) || (encode_plane(&maps.a_lo, M, ws + w.a_lo, w.m_pad, w.k_pad) &&
-                       encode_plane(&maps.b_lo, M, ws + w.b_lo, w.n_pad, w.k_pad)));
-  if (!encoded) return cudaErrorInvalidValue;
+  PlaneMaps maps;
   Problem p;
-  p.tiles_m = w.m_pad / kTileM;
-  p.tiles_n = w.n_pad / kTileN;
-  p.k_slices = w.k_pad * static_cast<int64_t>(element_bytes(M)) / kSliceBytes;
-  p.slices_per_split = (p.k_slices + w.splits - 1) / w.splits;
-  p.m_pad = w.m_pad;
-  p.n_pad = w.n_pad;
-  p.partials = reinterpret_cast<float*>(ws + w.partials);
-  p.args = args;
+  if (!describe<M>(args, w, ws, &maps, &p)) return cudaErrorInvalidValue;
   const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
   return launch_splitk_reduce(args, w, ws, dev, stream);
@@ -232,6 +285,33 @@ cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const Tc
   return visit_method(method, [&](auto m) {
     return launch_method<decltype(m)::value>(args, plan, ws, dev, stream);
   });
+}
+
+cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
+                                      const GemmArgs& fallback, const TcWorkspace& tf32,
+                                      char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+  PlaneMaps half_maps, tf32_maps;
+  Problem half_p, tf32_p;
+  if (!describe<TcMethod::kHalfx3>(scaled, half, ws, &half_maps, &half_p) ||
+      !describe<TcMethod::kTf32x3>(fallback, tf32, ws, &tf32_maps, &tf32_p))
+    return cudaErrorInvalidValue;
+  constexpr int kSmem = Sm90Traits<TcMethod::kHalfx3>::kSmemBytes;
+  static std::atomic<uint64_t> configured{0};
+  cudaError_t err = once_per_device(configured, dev.ordinal, [] {
+    return cudaFuncSetAttribute(sm90_tc_auto_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                kSmem);
+  });
+  if (err != cudaSuccess) return err;
+  const int splits = half.splits > tf32.splits ? half.splits : tf32.splits;
+  const dim3 grid(static_cast<unsigned>(half_p.tiles_m * half_p.tiles_n), 1,
+                  static_cast<unsigned>(splits));
+  sm90_tc_auto_kernel<<<grid, kThreadsSm90, kSmem, stream>>>(half_maps, half_p, tf32_maps, tf32_p);
+  if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  // Each reduction returns at once unless its route was taken.
+  if (half.splits > 1 && (err = launch_splitk_reduce(scaled, half, ws, dev, stream)) != cudaSuccess)
+    return err;
+  if (tf32.splits > 1) return launch_splitk_reduce(fallback, tf32, ws, dev, stream);
+  return cudaSuccess;
 }
 
 }  // namespace ecgemm::detail

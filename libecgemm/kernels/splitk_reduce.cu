@@ -10,6 +10,7 @@ namespace {
 
 __global__ void reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
                                      int64_t n_pad, GemmArgs args) {
+  if (route_skipped(args.scale)) return;  // AUTO: the other route runs
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   const int64_t total = args.m * args.n;
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
@@ -17,7 +18,7 @@ __global__ void reduce_splits_kernel(const float* __restrict__ partials, int spl
     const int64_t row = idx % args.m, col = idx / args.m;
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s) sum += partials[s * m_pad * n_pad + col * m_pad + row];
-    store_epilogue(args.c + col * args.ldc + row, sum, alpha, beta);
+    store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, sum), alpha, beta);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "auto_scale.hpp"
 #include "gemm_args.hpp"
 
 namespace ecgemm::detail {
@@ -68,6 +69,12 @@ TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, 
 cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                   char* workspace, cudaStream_t stream);
 
+// AUTO's split (auto_scale.hpp): one launch per operand writes halfhalf's planes (layout
+// `half`) or tf32tf32's (`tf32`) of the scaled rows, as the device's route word says.
+cudaError_t launch_split_auto(const GemmArgs& args, const TcWorkspace& half,
+                              const TcWorkspace& tf32, const int* route, char* workspace,
+                              cudaStream_t stream);
+
 // mma.sync mainloop over the split planes (+ split-K reduction when planned).
 cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                  char* workspace, const DeviceInfo& dev, cudaStream_t stream);
@@ -79,6 +86,12 @@ bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const Device
 cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                                  char* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
+// AUTO's two routes (auto_scale.hpp) in one wgmma launch: halfhalf's plan `half` or
+// tf32tf32's plan `tf32`, as the device's route word says (+ split-K reductions).
+cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
+                                      const GemmArgs& fallback, const TcWorkspace& tf32,
+                                      char* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
 // Adds the split-K partial planes in a fixed order and applies alpha, beta.
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
                                  const char* workspace, const DeviceInfo& dev, cudaStream_t stream);
@@ -86,5 +99,20 @@ cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                            void* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+// ECGEMM_MODE_AUTO on this family (auto_scale.hpp): halfhalf's planes of the scaled
+// operands and tf32tf32's planes share the workspace's start (one of them is written per
+// call), the scale data follow.
+struct TcAutoPlan {
+  TcWorkspace half, tf32;
+  AutoScaleLayout scale;
+  size_t bytes = 0;
+};
+TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+
+// Statistics and scale choice, then both routes' split, mainloop and reduction; the
+// kernels of the route the device did not choose return at once.
+cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* workspace,
+                           const DeviceInfo& dev, cudaStream_t stream);
 
 }  // namespace ecgemm::detail

@@ -1,17 +1,61 @@
 // The Tensor Core family's entry: split the operands once, then run the mainloop
 // built for this GPU.
+#include <algorithm>
+
 #include "tc_config.hpp"
 
 namespace ecgemm::detail {
+namespace {
+
+cudaError_t launch_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                            char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+  if (sm90_mainloop_usable(method, plan, dev))
+    return launch_sm90_mainloop(method, args, plan, ws, dev, stream);
+  return launch_sm80_mainloop(method, args, plan, ws, dev, stream);
+}
+
+}  // namespace
 
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                            void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   char* ws = static_cast<char*>(workspace);
   const cudaError_t err = launch_split_operands(method, args, plan, ws, stream);
   if (err != cudaSuccess) return err;
-  if (sm90_mainloop_usable(method, plan, dev))
-    return launch_sm90_mainloop(method, args, plan, ws, dev, stream);
-  return launch_sm80_mainloop(method, args, plan, ws, dev, stream);
+  return launch_mainloop(method, args, plan, ws, dev, stream);
+}
+
+TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  TcAutoPlan p;
+  p.half = plan_tc_workspace(TcMethod::kHalfx3, m, n, k, dev);
+  p.tf32 = plan_tc_workspace(TcMethod::kTf32x3, m, n, k, dev);
+  p.scale = plan_auto_scale(m, n, std::max(p.half.bytes, p.tf32.bytes));
+  p.bytes = p.scale.begin + p.scale.bytes;
+  return p;
+}
+
+// halfhalf's products of the scaled operands; or tf32tf32's where FP16's window is too
+// narrow, also scaled (which keeps its low parts and correction products away from
+// FP32's underflow, where the Tensor Core would lose them), or unscaled with NaN/Inf.
+cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* workspace,
+                           const DeviceInfo& dev, cudaStream_t stream) {
+  char* ws = static_cast<char*>(workspace);
+  cudaError_t err = launch_auto_scale(args, plan.scale, ws, dev, stream);
+  if (err != cudaSuccess) return err;
+  const auto* route = reinterpret_cast<const int*>(ws + plan.scale.route);
+  GemmArgs scaled = args;
+  scaled.scale = {reinterpret_cast<const int*>(ws + plan.scale.row_exp),
+                  reinterpret_cast<const int*>(ws + plan.scale.col_exp), route, false};
+  GemmArgs fallback = scaled;
+  fallback.scale.on_fallback = true;
+  if ((err = launch_split_auto(scaled, plan.half, plan.tf32, route, ws, stream)) != cudaSuccess)
+    return err;
+  if (sm90_mainloop_usable(TcMethod::kHalfx3, plan.half, dev) &&
+      sm90_mainloop_usable(TcMethod::kTf32x3, plan.tf32, dev))
+    return launch_sm90_auto_mainloop(scaled, plan.half, fallback, plan.tf32, ws, dev, stream);
+  // mma.sync: the mainloop (and split-K reduction) of the route not taken returns at once.
+  if ((err = launch_mainloop(TcMethod::kHalfx3, scaled, plan.half, ws, dev, stream)) != cudaSuccess)
+    return err;
+  return launch_mainloop(TcMethod::kTf32x3, fallback, plan.tf32, ws, dev, stream);
 }
 
 }  // namespace ecgemm::detail

@@ -37,6 +37,7 @@ cdef extern from "ecgemm.h" nogil:
         ECGEMM_MODE_TF32
         ECGEMM_MODE_FP16
         ECGEMM_MODE_MARKIDIS
+        ECGEMM_MODE_AUTO
 
     ctypedef enum ecgemmOperation_t:
         ECGEMM_OP_N

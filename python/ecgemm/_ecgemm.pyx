@@ -40,6 +40,7 @@ _MODE_CODES = {
     "tf32": ECGEMM_MODE_TF32,
     "fp16": ECGEMM_MODE_FP16,
     "markidis": ECGEMM_MODE_MARKIDIS,
+    "auto": ECGEMM_MODE_AUTO,
 }
 _SPLIT_METHODS = {
     "tf32": ECGEMM_SPLIT_TF32,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 # Same order as ecgemmMode_t in ecgemm.h.
-MODES = ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis")
+MODES = ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis", "auto")
 
 
 def normalize_mode(mode: Optional[str], *, allow_none: bool = True) -> Optional[str]:

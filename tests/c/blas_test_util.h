@@ -76,6 +76,7 @@ static inline mode_tolerance tolerance_for_env_mode(void) {
   static const mode_tolerance table[] = {
       {"tf32tf32", 0x1p-20, 2.0}, {"halfhalf", 0x1p-20, 2.0}, {"fp32", 0.0, 2.0},
       {"markidis", 0x1p-18, 4.0}, {"tf32", 0x1p-9, 4.0},      {"fp16", 0x1p-9, 4.0},
+      {"auto", 0x1p-20, 2.0},
   };
   const char* mode = getenv("ECGEMM_BLAS_MODE");
   if (mode != NULL)

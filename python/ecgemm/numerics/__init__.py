@@ -8,10 +8,12 @@
 - :func:`underflow_theory`, :func:`underflow_sampled` — P_u(e_v) and P_{u+gu}(e_v).
 - :func:`mma`, :func:`gemm` — a Tensor Core model (mma_rn / mma_rz) and every
   ecgemm mode built on it; :func:`accumulation_experiment` — the paper's Figure 5.
+- :func:`auto_choice` — ECGEMM_MODE_AUTO's per-row/column scales and route for given data.
 
 ``python -m ecgemm.numerics --plot DIR`` draws the figures (needs matplotlib).
 """
 
+from .auto import AutoChoice, auto_choice
 from .emulator import MODES, TILE_K, gemm, mma, relative_residual
 from .exp_rand import exp_rand
 from .experiments import accumulation_experiment
@@ -21,8 +23,8 @@ from .split import LO_SCALE, METHODS, NATIVE_ROUNDING, reconstruct, split, split
 from .underflow import p_l0, underflow_sampled, underflow_theory
 
 __all__ = [
-    "FP16", "FP32", "LO_SCALE", "METHODS", "MODES", "NATIVE_ROUNDING", "TF32", "TILE_K", "Format",
-    "accumulation_experiment", "exp_rand", "expected_kept_length", "gemm",
+    "AutoChoice", "FP16", "FP32", "LO_SCALE", "METHODS", "MODES", "NATIVE_ROUNDING", "TF32", "TILE_K", "Format",
+    "accumulation_experiment", "auto_choice", "exp_rand", "expected_kept_length", "gemm",
     "kept_length_distribution", "mantissa_kept", "mma", "p_l0", "reconstruct",
     "relative_residual", "round_to", "split", "split_variant", "ulp", "underflow_sampled",
     "underflow_theory",

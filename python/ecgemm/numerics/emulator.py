@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .auto import auto_choice, scaled_operands, unscale
 from .rounding import FP32, accumulator_format, round_sum, round_to
 from .split import LO_SCALE, split
 
-MODES = ("fp32", "tf32", "fp16", "tf32tf32", "halfhalf", "markidis")
+MODES = ("fp32", "tf32", "fp16", "tf32tf32", "halfhalf", "markidis", "auto")
 _SPLIT_METHOD = {"tf32": "tf32", "tf32tf32": "tf32", "fp16": "half", "halfhalf": "half",
                  "markidis": "markidis"}
 # k per MMA instruction: mma.sync m16n8k8 (TF32) and m16n8k16 (FP16).
@@ -122,6 +123,17 @@ def _epilogue(acc, alpha, beta, c):
         return round_sum(ab, beta * np.asarray(c, dtype=np.float64), FP32, "rn")
 
 
+def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote):
+    """AUTO (auto.py): halfhalf's (or tf32tf32's) products of the scaled operands, scaled back."""
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError("mode 'auto' is modelled for 2-D operands")
+    choice = auto_choice(a, b)
+    a_s, b_s = scaled_operands(a, b, choice)
+    acc = _tensor_core_gemm(a_s, b_s, choice.mode, rounding, acc_fmt, tile_k or TILE_K[choice.mode],
+                            promote)
+    return unscale(acc, choice).astype(np.float64)
+
+
 def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
          rounding: str = "rz", extra_bits: int = DEFAULT_EXTRA_BITS, tile_k: int | None = None,
          promote: bool = True) -> np.ndarray:
@@ -146,6 +158,8 @@ def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
         acc = np.zeros(np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1])))
     elif mode == "fp32":
         acc = _fp32_gemm(a.astype(np.float64), b.astype(np.float64))
+    elif mode == "auto":
+        acc = _auto_gemm(a, b, rounding, accumulator_format(extra_bits), tile_k, promote)
     else:
         acc = _tensor_core_gemm(a, b, mode, rounding, accumulator_format(extra_bits),
                                 tile_k or TILE_K[mode], promote)

@@ -14,7 +14,7 @@ from test_python_gpu import RESIDUAL_BOUND, cupy, numba_cuda, rand, residual, to
 
 pytestmark = pytest.mark.gpu
 
-CORRECTED = ("tf32tf32", "halfhalf", "fp32")
+CORRECTED = ("tf32tf32", "halfhalf", "fp32", "auto")
 BATCH, M, K, N = 6, 33, 127, 65  # ragged on purpose
 
 

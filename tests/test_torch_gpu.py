@@ -19,7 +19,7 @@ from bench.torch_bench import train  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 
-ACCURATE = ("tf32tf32", "halfhalf", "fp32")
+ACCURATE = ("tf32tf32", "halfhalf", "fp32", "auto")
 ONE_PASS_FLOOR = 1e-5  # relative error above which tf32/fp16 show that the mode was used
 M, K, N, BATCH = 197, 301, 131, 3  # ragged on purpose
 

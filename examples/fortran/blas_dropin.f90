@@ -96,7 +96,7 @@ contains
     case ('tf32', 'fp16')
       split = 2d0**(-9)
       accum = 4 * u
-    case default       ! tf32tf32, halfhalf
+    case default       ! tf32tf32, halfhalf, auto
       split = 2d0**(-20)
       accum = 2 * u
     end select

@@ -4,7 +4,7 @@
 ! a double-precision host loop.
 !
 !   gfortran -I<prefix>/include device_sgemm.f90 -L<prefix>/lib -lecgemm_fortran -lecgemm
-!   ./a.out [mode]      mode: tf32tf32 (default), halfhalf, fp32, tf32, fp16, markidis
+!   ./a.out [mode]      mode: tf32tf32 (default), halfhalf, fp32, tf32, fp16, markidis, auto
 program device_sgemm
   use, intrinsic :: iso_c_binding
   use ecgemm
@@ -87,6 +87,9 @@ contains
       tolerance = 2.0_c_double**(-20) + 2 * (k + 2) * u
     case ('halfhalf')
       mode = ECGEMM_MODE_HALFHALF
+      tolerance = 2.0_c_double**(-20) + 2 * (k + 2) * u
+    case ('auto')
+      mode = ECGEMM_MODE_AUTO
       tolerance = 2.0_c_double**(-20) + 2 * (k + 2) * u
     case ('fp32')
       mode = ECGEMM_MODE_FP32

@@ -86,7 +86,9 @@ __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile,
   }
 }
 
-template <TcMethod M>
+// kAuto: AUTO's launch (gemm_args.hpp), which scales C back; the plain kernels keep a
+// loop without that code (a run-time test in it cost a third of 8192 x 64 x 8192's time).
+template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
@@ -94,29 +96,32 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
   const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
   const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
   float* partial = direct ? nullptr : p.partials + blockIdx.z * p.m_pad * p.n_pad;
-  // AUTO: this thread's 2 row and 32 column exponents, read before the first store to C
-  // (no load can move above a store that may alias it: read per element they left 64
-  // exposed latencies per thread, ~15% of a 4096^3 call on an H200).
-  const AutoScale& sc = p.args.scale;
-  const bool scaled = direct && sc.row_exp != nullptr && *sc.route != kAutoUnscaledRoute;
+  // AUTO: this thread's 2 row and 32 column exponents (0 where nothing is to undo: split-K
+  // partials stay scaled for the reduction, unscaled routes), read before the first
+  // store to C: no load can move above a store that may alias it, and read per element
+  // they left 64 exposed latencies per thread (~15% of a 4096^3 call on an H200).
   int row_e[2] = {0, 0}, col_e[32] = {};
-  if (scaled) {
+  if constexpr (kAuto) {
+    const AutoScale& sc = p.args.scale;
+    if (direct && *sc.route != kAutoUnscaledRoute) {
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int64_t row = row0 + slab_row(2 * i);
-      row_e[i] = row < p.args.m ? sc.row_exp[row] : 0;
-    }
+      for (int i = 0; i < 2; ++i) {
+        const int64_t row = row0 + slab_row(2 * i);
+        row_e[i] = row < p.args.m ? sc.row_exp[row] : 0;
+      }
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
-      const int64_t col = col0 + slab_col((j / 2) * 4 + j % 2);
-      col_e[j] = col < p.args.n ? sc.col_exp[col] : 0;
+      for (int j = 0; j < 32; ++j) {
+        const int64_t col = col0 + slab_col((j / 2) * 4 + j % 2);
+        col_e[j] = col < p.args.n ? sc.col_exp[col] : 0;
+      }
     }
   }
 #pragma unroll
   for (int v = 0; v < 64; ++v) {
     const int64_t row = row0 + slab_row(v), col = col0 + slab_col(v);
     float value = finished_sum<M>(acc, v);
-    if (scaled) value = times_pow2(value, -(row_e[(v / 2) % 2] + col_e[(v / 4) * 2 + v % 2]));
+    if constexpr (kAuto)
+      value = times_pow2(value, -(row_e[(v / 2) % 2] + col_e[(v / 4) * 2 + v % 2]));
     if (!direct) {
       partial[col * p.m_pad + row] = value;
     } else if (row < p.args.m && col < p.args.n) {
@@ -126,7 +131,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 }
 
 // One CTA's tile of the plan `p` (the kernels below).
-template <TcMethod M>
+template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void gemm_tile(const PlaneMaps& maps, const Problem& p) {
   using T = Sm90Traits<M>;
   extern __shared__ char smem_raw[];
@@ -164,7 +169,7 @@ __device__ __forceinline__ void gemm_tile(const PlaneMaps& maps, const Problem& 
       return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
     };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
-    store_tile<M>(acc, p, tile, group - 1);
+    store_tile<M, kAuto>(acc, p, tile, group - 1);
   }
 }
 #endif  // ECGEMM_SM90A_DEVICE
@@ -174,7 +179,7 @@ __global__ void __launch_bounds__(kThreadsSm90, 1)
 sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   if (route_skipped(p.args.scale)) return;  // AUTO: the other route runs (the whole CTA leaves)
-  gemm_tile<M>(maps, p);
+  gemm_tile<M, false>(maps, p);
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif
@@ -190,8 +195,8 @@ __global__ void __launch_bounds__(kThreadsSm90, 1)
 sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps half_maps, const __grid_constant__ Problem half,
                     const __grid_constant__ PlaneMaps tf32_maps, const __grid_constant__ Problem tf32) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  if (*half.args.scale.route == kAutoScaledRoute) gemm_tile<TcMethod::kHalfx3>(half_maps, half);
-  else gemm_tile<TcMethod::kTf32x3>(tf32_maps, tf32);
+  if (*half.args.scale.route == kAutoScaledRoute) gemm_tile<TcMethod::kHalfx3, true>(half_maps, half);
+  else gemm_tile<TcMethod::kTf32x3, true>(tf32_maps, tf32);
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif

@@ -41,9 +41,9 @@ struct Planes {
 // Block (x, y) moves 32 x 32 tiles through shared memory so that both the read (along
 // whichever index is contiguous in memory) and the write (along kk) coalesce; grid.y
 // is capped at 65535, so a long k is walked in strides.
-template <TcMethod M>
-__device__ __forceinline__ void split_tiles(const Source& s, const Planes& out,
-                                            float (&tile)[kSplitTile][kSplitTile + 1]) {
+template <TcMethod M, bool kScaled>
+__device__ __forceinline__ void split_tiles_as(const Source& s, const Planes& out,
+                                               float (&tile)[kSplitTile][kSplitTile + 1]) {
   auto* hi = static_cast<Stored<M>*>(out.hi);
   auto* lo = static_cast<Stored<M>*>(out.lo);
   const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kSplitTile;
@@ -56,7 +56,8 @@ __device__ __forceinline__ void split_tiles(const Source& s, const Planes& out,
       const int dk = r_contiguous ? p : threadIdx.x;
       const int64_t r = r0 + dr, kk = k0 + dk;
       const float v = (r < s.rows && kk < s.k) ? s.p[r * s.stride_r + kk * s.stride_k] : 0.0f;
-      tile[dr][dk] = s.row_exp && r < s.rows ? times_pow2(v, s.row_exp[r]) : v;
+      if constexpr (kScaled) tile[dr][dk] = r < s.rows ? times_pow2(v, s.row_exp[r]) : v;
+      else tile[dr][dk] = v;
     }
     __syncthreads();
     for (int p = threadIdx.y; p < kSplitTile; p += kSplitRowsPerPass) {
@@ -67,6 +68,14 @@ __device__ __forceinline__ void split_tiles(const Source& s, const Planes& out,
     }
     __syncthreads();  // the tile is refilled for the next k0
   }
+}
+
+// The scaled copy only where AUTO scales: calls without it keep the plain loads.
+template <TcMethod M>
+__device__ __forceinline__ void split_tiles(const Source& s, const Planes& out,
+                                            float (&tile)[kSplitTile][kSplitTile + 1]) {
+  if (s.row_exp) split_tiles_as<M, true>(s, out, tile);
+  else split_tiles_as<M, false>(s, out, tile);
 }
 
 template <TcMethod M>

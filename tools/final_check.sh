@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# On the GPU machine, the end-of-session check: install (sm_90a), the kernel suites, the
+# probe on the shapes the plane-route epilogue decides, bench's shape sweep and bench.auto.
+# $OUT: pytest.txt, probe.txt, shapes/{results.json,table.md}, auto/{results.json,table.md}.
+set -o pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+python3 -m pip install --no-deps --no-build-isolation --no-index \
+  -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real . > /tmp/build.txt 2>&1 ||
+  { tail -50 /tmp/build.txt; exit 1; }
+timeout 200 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_auto_gpu.py \
+  tests/test_c_abi_gpu.py tests/test_fused_gpu.py tests/test_gemv_gpu.py tests/test_c_batched_gpu.py \
+  tests/test_python_gpu.py 2>&1 | tee "$OUT/pytest.txt" | tail -4
+timeout 100 python3 tools/probe.py --modes tf32tf32,halfhalf,auto \
+  --shapes "8192,64,8192;8192,8192,8192;64,8192,8192;2048,2048,2048;4096,4096,4096" 2>&1 | tee "$OUT/probe.txt"
+timeout 240 python3 -m bench --profile shapes --sections throughput --no-xla --no-plots \
+  --methods ecgemm_tf32tf32,ecgemm_halfhalf --out "$OUT/shapes" 2> /tmp/shapes_log.txt | grep "×" | tail -30
+timeout 150 python3 -m bench.auto --sizes 4096,8192 --out "$OUT/auto" 2> /tmp/auto_log.txt | head -16

@@ -92,7 +92,7 @@ template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
-  const bool direct = p.splits == 1;
+  const bool direct = kAuto ? p.splits == 1 : gridDim.z == 1;
   const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
   const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
   float* partial = direct ? nullptr : p.partials + blockIdx.z * p.m_pad * p.n_pad;
@@ -130,13 +130,15 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
   }
 }
 
-// One CTA's tile of the plan `p` (the kernels below).
-template <TcMethod M, bool kAuto>
-__device__ __forceinline__ void gemm_tile(const PlaneMaps& maps, const Problem& p) {
+#endif  // ECGEMM_SM90A_DEVICE
+
+template <TcMethod M>
+__global__ void __launch_bounds__(kThreadsSm90, 1)
+sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+#if defined(ECGEMM_SM90A_DEVICE)
   using T = Sm90Traits<M>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
-  if (blockIdx.z >= p.splits) return;  // AUTO's launch covers the other route's splits too
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
   const Tile tile = raster_tile(p.tiles_m, p.tiles_n);
@@ -169,21 +171,57 @@ __device__ __forceinline__ void gemm_tile(const PlaneMaps& maps, const Problem& 
       return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
     };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
-    store_tile<M, kAuto>(acc, p, tile, group - 1);
+    store_tile<M, false>(acc, p, tile, group - 1);
   }
-}
-#endif  // ECGEMM_SM90A_DEVICE
-
-template <TcMethod M>
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
-#if defined(ECGEMM_SM90A_DEVICE)
-  if (route_skipped(p.args.scale)) return;  // AUTO: the other route runs (the whole CTA leaves)
-  gemm_tile<M, false>(maps, p);
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif
 }
+
+#if defined(ECGEMM_SM90A_DEVICE)
+// AUTO's tile: the kernel above with AUTO's epilogue, and CTAs beyond the plan's splits
+// leaving (AUTO's launch covers both routes' splits). The plain kernel keeps its own body:
+// sharing this one (a device function with the kAuto switch) measured 11-13% slower on
+// epilogue-bound shapes (8192 x 64 x 8192, 1024^3; H200, bench/results/auto-2026-11-23).
+template <TcMethod M>
+__device__ __forceinline__ void auto_tile(const PlaneMaps& maps, const Problem& p) {
+  using T = Sm90Traits<M>;
+  extern __shared__ char smem_raw[];
+  __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
+  if (blockIdx.z >= p.splits) return;
+  const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
+  const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
+  const Tile tile = raster_tile(p.tiles_m, p.tiles_n);
+  const int64_t first = blockIdx.z * p.slices_per_split;
+  const int64_t count = max(int64_t(0), min(p.k_slices, first + p.slices_per_split) - first);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < T::kStages; ++s) {
+      mbarrier_init(full + 8 * s, 1);
+      mbarrier_init(empty + 8 * s, kConsumerWarps);
+    }
+    fence_barrier_init();
+    prefetch_tensor_map(&maps.a_hi);
+    prefetch_tensor_map(&maps.b_hi);
+  }
+  __syncthreads();
+  const int group = threadIdx.x / 128;
+  if (group == 0) {
+    release_registers<kProducerRegs>();
+    if (threadIdx.x == 0) produce<M>(maps, tile, first, count, ring, full, empty);
+  } else {
+    claim_registers<kConsumerRegs>();
+    Accumulators acc;
+#pragma unroll
+    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+    auto stage = [ring](uint32_t s) {
+      const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
+      return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
+    };
+    consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
+    store_tile<M, true>(acc, p, tile, group - 1);
+  }
+}
+#endif  // ECGEMM_SM90A_DEVICE
 
 // AUTO (gemm_args.hpp): both of its routes in one launch, each CTA running halfhalf's or
 // tf32tf32's tile as the device's route word says. Their tiles, stages and shared memory
@@ -195,8 +233,8 @@ __global__ void __launch_bounds__(kThreadsSm90, 1)
 sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps half_maps, const __grid_constant__ Problem half,
                     const __grid_constant__ PlaneMaps tf32_maps, const __grid_constant__ Problem tf32) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  if (*half.args.scale.route == kAutoScaledRoute) gemm_tile<TcMethod::kHalfx3, true>(half_maps, half);
-  else gemm_tile<TcMethod::kTf32x3, true>(tf32_maps, tf32);
+  if (*half.args.scale.route == kAutoScaledRoute) auto_tile<TcMethod::kHalfx3>(half_maps, half);
+  else auto_tile<TcMethod::kTf32x3>(tf32_maps, tf32);
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif

@@ -5,12 +5,7 @@
 # exponent-type plot with every mode). $OUT gets pytest.txt, properties.txt, auto/ and
 # accuracy/. Usage: bash tools/auto_check.sh [extra pytest args]
 set -o pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1
-python3 -m pip install --no-deps --no-build-isolation --no-index \
-  -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real . > /tmp/build.txt 2>&1 ||
-  { tail -50 /tmp/build.txt; exit 1; }
+. "$(dirname "$0")/device_install.sh"
 timeout 200 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_auto_gpu.py \
   tests/test_c_abi_gpu.py tests/test_gemv_gpu.py tests/test_python_gpu.py "$@" 2>&1 |
   tee "$OUT/pytest.txt" | tail -15

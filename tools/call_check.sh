@@ -3,12 +3,7 @@
 # the small-product probes (strided batches against torch.bmm, small squares and long k)
 # and bench.overhead (per-call host cost from Python and from C). Logs go to $OUT.
 set -o pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1
-python3 -m pip install --no-deps --no-build-isolation --no-index \
-  -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real . > /tmp/build.txt 2>&1 ||
-  { tail -50 /tmp/build.txt; exit 1; }
+. "$(dirname "$0")/device_install.sh"
 timeout 240 python3 -m pytest -q -p no:cacheprovider -rfEs -x tests/test_c_abi_gpu.py \
   tests/test_c_batched_gpu.py tests/test_gemv_gpu.py "$@" 2>&1 | tee "$OUT/pytest.txt" | tail -5
 {

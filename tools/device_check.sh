@@ -6,12 +6,8 @@
 # and the bench folder shapes/
 # (at most 8 files come back from the device). Usage: bash tools/device_check.sh [pytest selection]
 set -o pipefail
-OUT=${OUT:-/tmp/out}
+. "$(dirname "$0")/device_install.sh"
 mkdir -p "$OUT/shapes"
-export PYTHONUNBUFFERED=1
-python3 -m pip install --no-deps --no-build-isolation --no-index \
-  -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real . > /tmp/build.txt 2>&1 ||
-  { tail -50 /tmp/build.txt; exit 1; }
 # A hang (a lost mbarrier phase, say) must not eat the lease: every step has a limit.
 timeout "${PYTEST_LIMIT:-300}" python3 -m pytest -q -p no:cacheprovider -rfEs "${@:-tests}" 2>&1 |
   tee "$OUT/pytest.txt" | tail -25

@@ -3,12 +3,7 @@
 # then GEMV-like shapes through the new route and through the tiled SIMT kernel
 # (ECGEMM_CORRECTED_ROUTE=simt), both against cuBLAS SGEMM. Logs go to $OUT.
 set -o pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1
-python3 -m pip install --no-deps --no-build-isolation --no-index \
-  -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real . > /tmp/build.txt 2>&1 ||
-  { tail -50 /tmp/build.txt; exit 1; }
+. "$(dirname "$0")/device_install.sh"
 timeout "${PYTEST_LIMIT:-240}" python3 -m pytest -q -p no:cacheprovider -rfEs -x \
   tests/test_gemv_gpu.py "$@" 2>&1 | tee "$OUT/pytest.txt" | tail -15
 shapes="1,4096,4096;4096,4096,1;2,4096,4096;4096,4096,4;1,16384,16384;16384,16384,1;4,8192,8192;1,65536,1024;1,1048576,64;3,300,5000"

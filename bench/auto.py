@@ -9,7 +9,6 @@ choice) as a share of the whole call. Markdown on stdout, results.json in --out.
 """
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -17,25 +16,11 @@ import numpy as np
 
 import ecgemm
 from bench.inputs import EXP_TYPES, exp_pair
+from bench.timing import gpu_ms
 
 METHODS = ("cublas_sgemm", "ecgemm_tf32tf32", "ecgemm_halfhalf", "ecgemm_auto")
 DATA = {"type 1 (AUTO scales)": 1, "type 4 (AUTO falls back)": 4}
 AUTO_KERNELS = ("stats_along", "decide_kernel")  # AUTO's own work (auto_scale.cu)
-
-
-def gpu_ms(torch, call, batches=10, calls=5):
-    call()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(batches):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            call()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / calls)
-    return statistics.median(times)
 
 
 def kernel_times(torch, call):

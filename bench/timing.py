@@ -123,3 +123,21 @@ def time_host(calls, wait, budget_s, warmup_s):
         wait(h)
         samples.append((time.perf_counter() - t0) * 1e3 / per_batch)
     return summarize(samples, per_batch, len(calls), "host-clock")
+
+
+def gpu_ms(torch, call, batches=10, calls=5):
+    """Median GPU ms per call of `batches` runs of `calls` back-to-back calls (CUDA events
+    on the current stream), after one warm-up call: for the sections that time a few
+    fixed cases (bench.auto, bench.batched) rather than the profiles' sweeps."""
+    call()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(batches):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            call()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / calls)
+    return statistics.median(times)

@@ -6,6 +6,7 @@
 
 #include "kernels/simt_fp32.hpp"
 #include "kernels/simt_gemv.hpp"
+#include "kernels/sm80_fused.hpp"
 #include "kernels/sm90_fused.hpp"
 #include "kernels/tc_config.hpp"
 
@@ -59,17 +60,21 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
 //   512 x 16384 x 512   0.222    0.300      -      [0.194]
 // (* before the 64-row fused tile got its second transform warpgroup.) So: one side at
 // most 64 against another of at least 4096 takes the fused family where it exists;
-// otherwise the smaller side at most 64, or both at most 128, takes SIMT (two-level
-// accumulation: FP32 class over any k); the rest takes the planes.
+// otherwise the smaller side at most 64, or both at most 128, took SIMT (two-level
+// accumulation: FP32 class over any k); the rest takes the planes. The fused mma.sync
+// family, measured later, took most of those small shapes over (choose_route's table).
 constexpr int64_t kSkinnyEdge = 64;
 constexpr int64_t kSmallEdge = 128;
 constexpr int64_t kFusedLongEdge = 4096;
+constexpr int64_t kMmaHalfEdge = 512;  // C at most this wide: halfhalf on the mma.sync family
+constexpr int64_t kMmaTf32Edge = 384;  // ... tf32tf32 and AUTO
 
-enum class Route { kSimt, kGemv, kPlanes, kFused };
+enum class Route { kSimt, kGemv, kPlanes, kFused, kMmaFused };
 
 // ECGEMM_CORRECTED_ROUTE=tc|simt pins the corrected modes to the Tensor Cores or to
-// SIMT; ECGEMM_TC_KERNEL=fused|planes picks the Tensor Core family. Read per call (a
-// getenv is noise next to a launch) so that tests and bench/ can switch them.
+// SIMT; ECGEMM_TC_KERNEL=fused|planes|mma picks the Tensor Core family (mma: the fused
+// mma.sync family, corrected modes only). Read per call (a getenv is noise next to a
+// launch) so that tests and bench/ can switch them.
 Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* method,
                    bool* two_level) {
   *two_level = true;
@@ -101,29 +106,57 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   const char* kernel = std::getenv("ECGEMM_TC_KERNEL");
   const bool pinned_planes = kernel && std::strcmp(kernel, "planes") == 0;
   const bool pinned_fused = kernel && std::strcmp(kernel, "fused") == 0;
+  const bool pinned_mma = kernel && std::strcmp(kernel, "mma") == 0;
   const Route tensor_cores = fused_ok && pinned_fused ? Route::kFused : Route::kPlanes;
-  // Batches: the plane family has none (its planes would need a workspace per product);
-  // the fused family runs a batch in one launch, but loses to SIMT on small products
-  // (H200, strided, ms, tf32tf32; halfhalf alike; tools/probe.py --batched):
-  //   batch x (m x k x n)     SIMT   fused   [torch.bmm, TF32 off]
-  //   4096 x (64 x 64 x 64)   0.124  0.242   [0.094]
-  //   512 x (256 x 256 x 256) 0.651  0.381   [0.390]
-  // (A one-block-per-product SIMT kernel with 16-byte loads, 4 x 4 outputs per thread,
-  // ran 4096 x 64^3 in 0.128 and 4096 x 32^3 in 0.082 against this SIMT's 0.124 and
-  // 0.065: shared-memory bound like it, so not kept; bench/results/gemv-2026-11-23.)
-  // (The one-pass modes and Markidis stay on the Tensor Cores, see below.)
   const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
+  const bool mma_ok = corrected && sm80_fused_usable(*method, device_info(ctx));
+  // AUTO runs tf32tf32's products off the plane route (auto_method), so it takes their rule.
+  const bool half_products = ctx.mode == ECGEMM_MODE_HALFHALF;
+  const int64_t small = std::min(args.m, args.n), large = std::max(args.m, args.n);
+  if (mma_ok && pinned_mma && !pin_simt) return Route::kMmaFused;
+  // The fused mma.sync family (64 x 64 tiles, split in the CTA) against the other
+  // routes (H200, ms, C ABI, tools/probe.py via tools/mma_check.sh with the routes
+  // pinned in turn, bench/results/mma-2026-11-23; tf32tf32 / halfhalf):
+  //   m x k x n            mma.sync        SIMT / planes / wgmma fused   [cuBLAS SGEMM]
+  //   256 x 256 x 256      0.022 / 0.019   planes 0.026 / 0.024          [0.022]
+  //   384 x 384 x 384      0.027 / 0.022   planes 0.027 / 0.027          [0.024]
+  //   512 x 512 x 512      0.031 / 0.027   planes 0.029 / 0.028          [0.026]
+  //   1024 x 1024 x 1024   0.066 / 0.052   planes 0.058 / 0.047          [0.069]
+  //   256 x 16384 x 256    0.070 / 0.054   planes 0.076 / 0.061          [0.064]
+  //   128 x 16384 x 128    0.028 / 0.025   SIMT 0.033 / 0.033            [0.031]
+  //   128 x 65536 x 128    0.068 / 0.052   SIMT 0.090 / 0.091            [0.073]
+  //   64 x 2^20 x 64       0.228 / 0.172   SIMT 0.303 / 0.305            [0.366]
+  //   64 x 8192 x 8192     0.246 / 0.186   wgmma 0.229 / 0.214           [0.205]
+  //   8192 x 8192 x 64     0.246 / 0.189   wgmma 0.227 / 0.208           [0.230]
+  //   64 x 65536 x 4096    0.827 / 0.595   wgmma 0.986 / 0.902           [0.740]
+  //   batch x (m x k x n), strided                                       [torch.bmm]
+  //   4096 x 64^3          0.095 / 0.085   SIMT 0.126 / 0.130            [0.092]
+  //   16384 x 32^3         0.216 / 0.193   SIMT 0.223 / 0.227            [0.086]
+  //   2048 x 96^3          0.204 / 0.168   wgmma 0.207 / 0.214           [0.161]
+  //   1024 x 128^3         0.138 / 0.113   wgmma 0.135 / 0.124           [0.135]
+  //   512 x 256^3          0.442 / 0.337   wgmma 0.381 / 0.342           [0.388]
+  // So halfhalf takes it for a side of C at most 64 and for C at most 512 wide (batches:
+  // products at most 128 wide); tf32tf32 and AUTO, whose TF32 mma.sync runs at half
+  // FP16's rate, for C at most 384 wide and a side at most 64 that the wgmma fused family
+  // does not take (batches: a side at most 64). The SIMT family keeps the rest of the
+  // small shapes only where mma.sync does not exist, and FP32 mode.
+  // (The one-pass modes and Markidis stay on the Tensor Cores' plane or wgmma routes.)
   if (args.batch.batched()) {
-    if (!fused_ok || (corrected && pin_simt)) return Route::kSimt;
+    if (corrected && pin_simt) return Route::kSimt;
+    if (!fused_ok) return mma_ok ? Route::kMmaFused : Route::kSimt;
     if (!corrected || pin_tc) return Route::kFused;
-    return std::min(args.m, args.n) <= kSkinnyEdge ? Route::kSimt : Route::kFused;
+    return mma_ok && small <= (half_products ? 2 : 1) * kSkinnyEdge ? Route::kMmaFused
+                                                                     : Route::kFused;
   }
   // The one-pass modes and Markidis are the paper's comparison points: always Tensor Cores.
   if (!corrected || pin_tc) return tensor_cores;
   if (pin_simt) return Route::kSimt;
-  const int64_t small = std::min(args.m, args.n), large = std::max(args.m, args.n);
-  if (small <= kSkinnyEdge && large >= kFusedLongEdge && fused_ok && !pinned_planes)
-    return Route::kFused;
+  const bool wgmma_skinny = small <= kSkinnyEdge && large >= kFusedLongEdge && fused_ok;
+  if (mma_ok && !pinned_planes && !pinned_fused &&
+      (half_products ? small <= kSkinnyEdge || large <= kMmaHalfEdge
+                     : large <= kMmaTf32Edge || (small <= kSkinnyEdge && !wgmma_skinny)))
+    return Route::kMmaFused;
+  if (wgmma_skinny && !pinned_planes) return Route::kFused;
   if (small <= kSkinnyEdge || large <= kSmallEdge) return Route::kSimt;
   return tensor_cores;
 }
@@ -165,6 +198,7 @@ size_t workspace_bytes(const ecgemmContext& ctx, int64_t m, int64_t n, int64_t k
       return std::max(plan_simt_gemv(m, n, k, GemvLayout::kAlongK, dev).bytes,
                       plan_simt_gemv(m, n, k, GemvLayout::kAlongLen, dev).bytes);
     case Route::kFused: return plan_sm90_fused(auto_method(ctx, method), shape, dev).bytes;
+    case Route::kMmaFused: return plan_sm80_fused(shape, dev).bytes;
     case Route::kPlanes: break;
   }
   if (ctx.mode == ECGEMM_MODE_AUTO) return plan_tc_auto(m, n, k, dev).bytes;
@@ -201,6 +235,14 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;
       return from_cuda(launch_sm90_fused(method, args, plan, ctx.workspace, dev, ctx.stream));
+    }
+    case Route::kMmaFused: {
+      const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+      const MmaFusedPlan plan = plan_sm80_fused(args, dev, cap);
+      const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
+      if (status != ECGEMM_STATUS_SUCCESS) return status;
+      return from_cuda(
+          launch_sm80_fused(auto_method(ctx, method), args, plan, ctx.workspace, dev, ctx.stream));
     }
     case Route::kPlanes: break;
   }

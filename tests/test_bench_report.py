@@ -368,3 +368,16 @@ def test_shapes_option_replaces_the_profile_shapes_and_rejects_bad_ones():
     for bad in ("1x4096", "0x2x3", "ax2x3", ""):
         with pytest.raises(SystemExit):
             build_parser().parse_args(["--shapes", bad])
+
+
+def test_batched_table_and_plot_from_rows(tmp_path):
+    from bench import batched
+    rows = [{"count": 8, "m": 4, "k": 5, "n": 6, "method": m, "ms": ms, "tflops": 1.0,
+             "residual": 1e-7, "x_bmm": 2.0 / ms} for m, ms in
+            (("torch_bmm", 2.0), ("ecgemm_tf32tf32", 1.0), ("ecgemm_halfhalf", 0.5))]
+    results = {"device": "GPU", "rows": rows}
+    table = batched.markdown(results)
+    assert "| 8×(4×5×6) | ecgemm_halfhalf | 0.500 | 1.0 | 4.00 | 1.00e-07 |" in table
+    pytest.importorskip("matplotlib")
+    batched.plot(results, tmp_path / "ratio.png")
+    assert (tmp_path / "ratio.png").stat().st_size > 0

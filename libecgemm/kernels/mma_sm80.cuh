@@ -1,4 +1,4 @@
-// Thin PTX wrappers for the sm_80 Tensor Core path: cp.async, ldmatrix, mma.sync.
+// Thin PTX wrappers for the mma.sync Tensor Core kernels: cp.async, ldmatrix, mma.sync.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,17 @@ __device__ __forceinline__ uint32_t smem_address(const void* p) {
 // 16-byte global -> shared copy that bypasses L1 (operands are streamed once per tile).
 __device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+// The same with zero fill: `src_bytes` (0, 4, 8, 12 or 16) are read, the rest of the 16
+// bytes written as zeros, so that a tile's edge needs no separate path.
+__device__ __forceinline__ void cp_async_16_zfill(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+               "r"(src_bytes));
+}
+// One 4-byte element (an operand that is not 16-byte aligned); 0 bytes writes a zero.
+__device__ __forceinline__ void cp_async_4_zfill(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
+               "r"(src_bytes));
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int kPending>

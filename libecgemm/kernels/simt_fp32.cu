@@ -11,11 +11,12 @@
 // their error near cuBLAS's or below at any k: they serve the corrected modes too.
 //
 // Split-K: when the output tiles cannot fill the GPU, blockIdx.z owns one k range and
-// writes its raw sum to a partials plane in the workspace; reduce_partials adds the
+// writes its raw sum to a partials plane in the workspace; launch_partials_reduce adds the
 // planes in a fixed order (deterministic) and applies alpha, beta.
 #include <algorithm>
 
 #include "simt_fp32.hpp"
+#include "splitk_reduce.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -202,35 +203,6 @@ simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
   }
 }
 
-// 32 outputs per block, 8 warps each adding a contiguous eighth of the planes in order,
-// then a fixed tree over the eight sums.
-constexpr int kReduceOutputs = 32;
-constexpr int kReduceGroups = kThreads / kReduceOutputs;
-
-__global__ void __launch_bounds__(kThreads)
-reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
-  __shared__ float sums[kReduceGroups][kReduceOutputs];
-  const int lane = threadIdx.x % kReduceOutputs, group = threadIdx.x / kReduceOutputs;
-  const int64_t plane = args.m * args.n;
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kReduceOutputs + lane;
-  float sum = 0.0f;
-  if (idx < plane) {
-    const int first = splits * group / kReduceGroups, last = splits * (group + 1) / kReduceGroups;
-#pragma unroll 4
-    for (int s = first; s < last; ++s) sum += partials[s * plane + idx];
-  }
-  sums[group][lane] = sum;
-  __syncthreads();
-#pragma unroll
-  for (int width = kReduceGroups / 2; width > 0; width /= 2) {
-    if (group < width) sums[group][lane] += sums[group + width][lane];
-    __syncthreads();
-  }
-  if (group == 0 && idx < plane)
-    store_epilogue(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane],
-                   resolve_alpha(args.scalars), resolve_beta(args.scalars));
-}
-
 struct TileDims {
   int bm, bn, bk, blocks_per_sm;  // blocks_per_sm: the occupancy the registers allow
 };
@@ -312,11 +284,7 @@ cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* work
     case SimtTile::kSmall: err = launch_tile<64, 64, 16>(a, b, g, plan, partials, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
-  const int64_t blocks = (g.m * g.n + kReduceOutputs - 1) / kReduceOutputs;
-  if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
-  reduce_partials_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-      partials, plan.splits, g);
-  return cudaGetLastError();
+  return launch_partials_reduce(g, partials, plan.splits, stream);
 }
 
 }  // namespace ecgemm::detail

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "kernel_attributes.hpp"
+#include "mma_frags.cuh"
 #include "mma_sm80.cuh"
 #include "tc_config.hpp"
 #include "tc_tile.cuh"
@@ -20,7 +21,6 @@
 namespace ecgemm::detail {
 namespace {
 
-constexpr int kKStepBytes = 32;  // one MMA k-step: 16 FP16 or 8 TF32 values
 static_assert(kTileM == kTileN, "A and B planes share one plane size");
 
 // One mainloop shape: kKBytes of K per pipeline stage, kStages stages. The block tile
@@ -95,45 +95,6 @@ __device__ __forceinline__ void load_stage(uint32_t stage, const Planes& p, cons
     load_plane<C>(stage + 2 * C::kPlaneBytes, p.a_lo + a, p.row_bytes);
     load_plane<C>(stage + 3 * C::kPlaneBytes, p.b_lo + b, p.row_bytes);
   }
-}
-
-template <class C>
-struct Frags {
-  uint32_t a[C::kFragsM][4];
-  uint32_t b[C::kFragsN][2];
-};
-
-// One warp's A fragment `mi` of k-step `step`.
-template <class C>
-__device__ __forceinline__ void load_frag_a(uint32_t (&a)[4], uint32_t a_plane, int warp_m,
-                                            int lane, int step, int mi) {
-  const int row = warp_m * C::kWarpTileM + mi * 16 + (lane % 16);
-  ldmatrix_x4(a, a_plane + row * C::kRowPitch + step * kKStepBytes + (lane / 16) * 16);
-}
-
-// One warp's B fragments of k-step `step`.
-template <class C>
-__device__ __forceinline__ void load_frags_b(Frags<C>& f, uint32_t b_plane, int warp_n, int lane,
-                                             int step) {
-#pragma unroll
-  for (int nj = 0; nj < C::kFragsN / 2; ++nj) {
-    const int row = warp_n * C::kWarpTileN + nj * 16 + (lane % 8) + (lane / 16) * 8;
-    uint32_t r[4];
-    ldmatrix_x4(r, b_plane + row * C::kRowPitch + step * kKStepBytes + ((lane / 8) % 2) * 16);
-    f.b[2 * nj][0] = r[0];
-    f.b[2 * nj][1] = r[1];
-    f.b[2 * nj + 1][0] = r[2];
-    f.b[2 * nj + 1][1] = r[3];
-  }
-}
-
-// One warp's fragments of k-step `step` from one A plane and one B plane.
-template <class C>
-__device__ __forceinline__ void load_frags(Frags<C>& f, uint32_t a_plane, uint32_t b_plane,
-                                           int warp_m, int warp_n, int lane, int step) {
-#pragma unroll
-  for (int mi = 0; mi < C::kFragsM; ++mi) load_frag_a<C>(f.a[mi], a_plane, warp_m, lane, step, mi);
-  load_frags_b<C>(f, b_plane, warp_n, lane, step);
 }
 
 // hi (and lo where the method has one) fragments of k-step `step` of one stage.

@@ -1,8 +1,10 @@
-// Split-K epilogue shared by the Tensor Core mainloops: each split wrote its raw sum
-// to its own m_pad x n_pad partials plane (column-major); this adds the planes in a
-// fixed order (deterministic) and applies alpha and beta.
+// Split-K epilogues: each split wrote its raw sum to its own partials plane
+// (column-major); these add the planes in a fixed order (deterministic) and apply alpha
+// and beta. The plane mainloops write m_pad x n_pad planes, the kernels that read the
+// caller's operands directly (SIMT, fused mma.sync) m x n ones.
 #include <algorithm>
 
+#include "splitk_reduce.hpp"
 #include "tc_config.hpp"
 
 namespace ecgemm::detail {
@@ -22,6 +24,37 @@ __global__ void reduce_splits_kernel(const float* __restrict__ partials, int spl
   }
 }
 
+// 32 outputs per block, 8 warps each adding a contiguous eighth of the planes in order,
+// then a fixed tree over the eight sums: many splits of a small output still use every
+// SM's load bandwidth.
+constexpr int kReduceThreads = 256;
+constexpr int kReduceOutputs = 32;
+constexpr int kReduceGroups = kReduceThreads / kReduceOutputs;
+
+__global__ void __launch_bounds__(kReduceThreads)
+reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
+  __shared__ float sums[kReduceGroups][kReduceOutputs];
+  const int lane = threadIdx.x % kReduceOutputs, group = threadIdx.x / kReduceOutputs;
+  const int64_t plane = args.m * args.n;
+  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kReduceOutputs + lane;
+  float sum = 0.0f;
+  if (idx < plane) {
+    const int first = splits * group / kReduceGroups, last = splits * (group + 1) / kReduceGroups;
+#pragma unroll 4
+    for (int s = first; s < last; ++s) sum += partials[s * plane + idx];
+  }
+  sums[group][lane] = sum;
+  __syncthreads();
+#pragma unroll
+  for (int width = kReduceGroups / 2; width > 0; width /= 2) {
+    if (group < width) sums[group][lane] += sums[group + width][lane];
+    __syncthreads();
+  }
+  if (group == 0 && idx < plane)
+    store_epilogue(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane],
+                   resolve_alpha(args.scalars), resolve_beta(args.scalars));
+}
+
 }  // namespace
 
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, const char* ws,
@@ -30,6 +63,15 @@ cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, con
   const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * dev.sm_count));
   reduce_splits_kernel<<<blocks, 256, 0, stream>>>(reinterpret_cast<const float*>(ws + w.partials),
                                                    w.splits, w.m_pad, w.n_pad, args);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
+                                   cudaStream_t stream) {
+  const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
+  if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
+  reduce_partials_kernel<<<static_cast<unsigned>(blocks), kReduceThreads, 0, stream>>>(
+      partials, splits, args);
   return cudaGetLastError();
 }
 

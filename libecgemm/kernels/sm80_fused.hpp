@@ -1,0 +1,30 @@
+// The fused mma.sync family (sm_80 and newer): FP32 tiles of op(A) and op(B) staged in
+// shared memory, split into hi/lo in registers as each warp reads its fragments. No
+// planes: the only workspace is split-K partials. Host-side planning and launch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_args.hpp"
+#include "tc_config.hpp"
+
+namespace ecgemm::detail {
+
+struct MmaFusedPlan {
+  int splits = 1;       // split-K factor (deterministic reduction); 1 for batches
+  int64_t k_chunk = 0;  // k per split, a whole number of the kernel's k stage
+  size_t bytes = 0;     // workspace: splits planes of m x n partial sums
+};
+
+// The corrected methods (tf32tf32, halfhalf) on a GPU with mma.sync (cc >= 8.0).
+bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev);
+
+// `max_bytes` caps the partials (a user workspace that cannot grow).
+MmaFusedPlan plan_sm80_fused(const GemmArgs& args, const DeviceInfo& dev,
+                             size_t max_bytes = SIZE_MAX);
+
+cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFusedPlan& plan,
+                              void* workspace, const DeviceInfo& dev, cudaStream_t stream);
+
+}  // namespace ecgemm::detail

@@ -1,0 +1,432 @@
+// The fused mma.sync family (sm_80 and newer; sm80_fused.hpp). A CTA of four warps owns
+// a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels of op(A)
+// and op(B)^T into shared memory in the caller's layout (its contiguous index stays
+// contiguous, so 16-byte chunks copy straight through, zero-filled at the edges; two
+// stages, the next in flight while this one is used); the CTA splits each value once
+// (split.cuh, bit for bit the plane family's split) into hi/lo K-major rows; the warps
+// read those with ldmatrix and issue three products per fragment pair as
+// sm80_tc_gemm.cu does: hi·hi with a zero accumulator, added by an FP32 add
+// (round-to-nearest; the Tensor Core's own accumulation truncates), lo·hi + hi·lo
+// accumulated in the Tensor Core, where their small magnitude makes truncation harmless.
+// (H200, 4096 x 64^3 tf32tf32, torch.bmm 0.093 ms: splitting in each warp as it read its
+// fragments, from FP32, split every value twice, 0.169 ms; splitting once but testing
+// each value for split.cuh's special cases inside the loop left ~6 branches a value,
+// 0.132; one test a run, as below, 0.095.)
+//
+// The tile is small on purpose: this family serves what the plane and wgmma families
+// cannot fill the GPU with (batches of small products; small outputs with a long k, by
+// split-K), where a pass writing planes costs more than the products (dispatch.cpp).
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "../split.cuh"
+#include "kernel_attributes.hpp"
+#include "mma_frags.cuh"
+#include "mma_sm80.cuh"
+#include "sm80_fused.hpp"
+#include "splitk_reduce.hpp"
+#include "tc_tile.cuh"
+
+namespace ecgemm::detail {
+namespace {
+
+constexpr int kTile = 64;  // rows and columns of C per CTA
+constexpr int kBK = 32;    // k per pipeline stage
+constexpr int kStages = 2;
+constexpr int kThreads = 128;  // 2 x 2 warps, each 32 x 32 of C
+constexpr int kCtasPerSm = 3;  // 72 KB of shared memory and < 170 registers a thread
+constexpr int64_t kMinSplitK = 256;  // k per split: prologue and epilogue stay small
+constexpr int kMaxSplits = 4096;
+
+template <TcMethod M>
+struct Method {
+  static_assert(M == TcMethod::kTf32x3 || M == TcMethod::kHalfx3, "the corrected methods");
+  static constexpr bool kHalf = M == TcMethod::kHalfx3;
+  using Mma = std::conditional_t<kHalf, MmaF16, MmaTf32>;
+  static constexpr float kCorrScale = kHalf ? kHalfLoUnscale : 1.0f;
+  // The split rows: kBK values of 2 or 4 bytes, +16 bytes so that the 8 rows of an
+  // ldmatrix phase (and of a quarter-warp's 16-byte stores) fall in distinct banks.
+  static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
+  static constexpr int kPlaneBytes = kTile * kRowPitch;
+  static constexpr int kSteps = kBK * (kHalf ? 2 : 4) / kKStepBytes;  // MMA k-steps a stage
+  // What mma_frags.cuh reads.
+  static constexpr int kWarpTileM = 32, kWarpTileN = 32, kFragsM = 2, kFragsN = 4;
+};
+
+// One operand's FP32 panel in a stage: 64 rows (of op(A), or of op(B)^T) x kBK. kKMajor:
+// k is the caller's contiguous index, stored [row][k], pitch = 4 (mod 32) words so that a
+// quarter-warp's 16-byte reads of 8 rows are conflict-free; else [k][row], where a warp
+// reads 32 consecutive rows. Rows stay 16-byte aligned for cp.async.
+template <bool kKMajorPanel>
+struct Panel {
+  static constexpr bool kKMajor = kKMajorPanel;
+  static constexpr int kPitch = kKMajor ? kBK + 4 : kTile + 4;
+  static constexpr int kFloats = (kKMajor ? kTile : kBK) * kPitch;
+  __device__ static constexpr int at(int r, int kk) {
+    return kKMajor ? r * kPitch + kk : kk * kPitch + r;
+  }
+};
+
+template <TcMethod M, bool kAKMajor, bool kBKMajor>
+struct Layout {
+  using PA = Panel<kAKMajor>;
+  using PB = Panel<kBKMajor>;
+  static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
+  static constexpr int kSplitOffset = kStages * kStageFloats * 4;  // A_hi, B_hi, A_lo, B_lo
+  static constexpr int kSmemBytes = kSplitOffset + 4 * Method<M>::kPlaneBytes;
+};
+
+// op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
+struct Operand {
+  const float* p;
+  int64_t stride_r, stride_k, rows;
+};
+
+// One thread's share of copying a 64 x kBK panel per stage: kChunks 16-byte chunks of
+// four elements along the caller's contiguous index, kThreads chunks apart, which is a
+// fixed number of lines (rows of a K-major panel, k of the other) apart. Zeros past the
+// operand's rows and past the split's k end. 16-byte copies where the operand is 16-byte
+// aligned (`vec`), else four 4-byte ones (a zero-byte copy writes a zero and reads
+// nothing; its address is op.p). The addressing is set up once, not per stage.
+template <class P>
+struct PanelLoader {
+  static constexpr int kLine = (P::kKMajor ? kBK : kTile) / 4;  // chunks a line
+  static constexpr int kChunks = kTile * kBK / 4 / kThreads;
+  static constexpr int kLineStep = kThreads / kLine;  // lines between a thread's chunks
+  const float* src;      // chunk 0 at the current stage
+  int64_t line_stride;   // between lines, in memory
+  int64_t stage_stride;  // kBK of k, in memory
+  int line0, pos;        // chunk 0's line and place in it (elements)
+  int rows_left;         // operand rows from the tile's first on (at most 64)
+
+  __device__ PanelLoader(const Operand& op, int64_t r0, int64_t k_begin) {
+    line0 = threadIdx.x / kLine;
+    pos = threadIdx.x % kLine * 4;
+    const int r = P::kKMajor ? line0 : pos, kk = P::kKMajor ? pos : line0;
+    line_stride = P::kKMajor ? op.stride_r : op.stride_k;
+    stage_stride = kBK * op.stride_k;
+    rows_left = static_cast<int>(min(op.rows - r0, int64_t(kTile)));
+    src = op.p + (r0 + r) * op.stride_r + (k_begin + kk) * op.stride_k;
+  }
+
+  // Elements of chunk i to copy (0-4); k_left: k from this stage's first to the split's end.
+  __device__ __forceinline__ int valid(int i, int64_t k_left) const {
+    const int line = line0 + i * kLineStep;
+    if constexpr (P::kKMajor)
+      return line < rows_left ? static_cast<int>(min(int64_t(4), max(int64_t(0), k_left - pos))) : 0;
+    else
+      return line < k_left ? min(4, max(0, rows_left - pos)) : 0;
+  }
+  __device__ __forceinline__ uint32_t dst(uint32_t panel, int i) const {
+    const int line = line0 + i * kLineStep;
+    return panel + 4 * (P::kKMajor ? P::at(line, pos) : P::at(pos, line));
+  }
+
+  // One branch for the whole stage: the per-chunk choice kept ptxas from scheduling them.
+  __device__ __forceinline__ void load(uint32_t panel, const float* fallback, int64_t k_left,
+                                       bool vec) {
+    if (vec) {
+#pragma unroll
+      for (int i = 0; i < kChunks; ++i) {
+        const int n = valid(i, k_left);
+        cp_async_16_zfill(dst(panel, i), n > 0 ? src + i * kLineStep * line_stride : fallback, 4 * n);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kChunks; ++i) {
+        const int n = valid(i, k_left);
+        const float* from = src + i * kLineStep * line_stride;
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          cp_async_4_zfill(dst(panel, i) + 4 * j, j < n ? from + j : fallback, j < n ? 4 : 0);
+      }
+    }
+    src += stage_stride;
+  }
+};
+
+// Thread t splits 16 values of row t % 64 of each operand panel, k from 16 * (t / 64):
+// the values come in as 16-byte reads (K-major panel) or from 32 consecutive rows a warp.
+constexpr int kSplitRun = kTile * kBK / kThreads;
+
+template <class P>
+__device__ __forceinline__ void read_run(float (&v)[kSplitRun], const float* panel, int r, int k0) {
+  if constexpr (P::kKMajor) {
+#pragma unroll
+    for (int q = 0; q < kSplitRun / 4; ++q) {
+      const float4 f = *reinterpret_cast<const float4*>(panel + P::at(r, k0 + 4 * q));
+      v[4 * q] = f.x, v[4 * q + 1] = f.y, v[4 * q + 2] = f.z, v[4 * q + 3] = f.w;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kSplitRun; ++j) v[j] = panel[P::at(r, k0 + j)];
+  }
+}
+
+// The run's hi and lo parts to `hi` / `lo` (its place in the split rows), 16 bytes of
+// each part a store, so that few parts are live beside the accumulators. kPlain: split.cuh's
+// branch-free forms, for runs whose every value allows them.
+template <TcMethod M, bool kPlain>
+__device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* hi, char* lo) {
+  if constexpr (Method<M>::kHalf) {
+#pragma unroll
+    for (int q = 0; q < kSplitRun / 8; ++q) {
+      __half2 h[4], l[4];
+#pragma unroll
+      for (int p = 0; p < 4; ++p) {
+        const float x0 = v[8 * q + 2 * p], x1 = v[8 * q + 2 * p + 1];
+        const HalfPair s = kPlain ? split_half_pair_plain<true>(x0, x1) : split_half_pair<true>(x0, x1);
+        h[p] = s.hi, l[p] = s.lo;
+      }
+      uint4 uh, ul;
+      memcpy(&uh, h, 16);
+      memcpy(&ul, l, 16);
+      reinterpret_cast<uint4*>(hi)[q] = uh;
+      reinterpret_cast<uint4*>(lo)[q] = ul;
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < kSplitRun / 4; ++q) {
+      float h[4], l[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const SplitValue s = kPlain ? split_tf32_plain(v[4 * q + j]) : split_tf32(v[4 * q + j]);
+        h[j] = s.hi, l[j] = s.lo;
+      }
+      reinterpret_cast<float4*>(hi)[q] = make_float4(h[0], h[1], h[2], h[3]);
+      reinterpret_cast<float4*>(lo)[q] = make_float4(l[0], l[1], l[2], l[3]);
+    }
+  }
+}
+
+// One test for the whole run (finite, no rounding past FP16's or FP32's range: the common
+// case), then one branch: testing per value left ~6 branches a value in the loop.
+template <TcMethod M>
+__device__ __forceinline__ void split_run(const float (&v)[kSplitRun], char* hi, char* lo) {
+  uint32_t widest = 0;
+#pragma unroll
+  for (int j = 0; j < kSplitRun; ++j) widest = max(widest, float_bits(v[j]) & 0x7fffffffu);
+  const bool plain = Method<M>::kHalf ? half_plain(bits_float(widest)) : tf32_plain(bits_float(widest));
+  if (plain) store_parts<M, true>(v, hi, lo);
+  else store_parts<M, false>(v, hi, lo);
+}
+
+// Both panels of one stage into the split rows (planes A_hi, B_hi, A_lo, B_lo).
+template <TcMethod M, class PA, class PB>
+__device__ __forceinline__ void split_stage(const float* stage, char* split) {
+  using Me = Method<M>;
+  const int r = threadIdx.x % kTile, k0 = threadIdx.x / kTile * kSplitRun;
+  const int at = r * Me::kRowPitch + k0 * (Me::kHalf ? 2 : 4);
+  float v[kSplitRun];
+  read_run<PA>(v, stage, r, k0);
+  split_run<M>(v, split + at, split + 2 * Me::kPlaneBytes + at);
+  read_run<PB>(v, stage + PA::kFloats, r, k0);
+  split_run<M>(v, split + Me::kPlaneBytes + at, split + 3 * Me::kPlaneBytes + at);
+}
+
+struct Accumulators {
+  float promoted[2][4][4];    // hi·hi, each product added by an FP32 add
+  float correction[2][4][4];  // lo·hi + hi·lo, inside the Tensor Core
+};
+
+// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time.
+template <TcMethod M>
+__device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int warp_m,
+                                         int warp_n, int lane, int step) {
+  using Me = Method<M>;
+  using Mma = typename Me::Mma;
+  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  Frags<Me> hi, lo;
+  load_frags_b<Me>(hi, split + Me::kPlaneBytes, warp_n, lane, step);
+  load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
+#pragma unroll
+  for (int mi = 0; mi < Me::kFragsM; ++mi) {
+    load_frag_a<Me>(hi.a[mi], split, warp_m, lane, step, mi);
+    load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
+#pragma unroll
+    for (int ni = 0; ni < Me::kFragsN; ++ni) {
+      float(&corr)[4] = acc.correction[mi][ni];
+      Mma::run(corr, lo.a[mi], hi.b[ni], corr);
+      Mma::run(corr, hi.a[mi], lo.b[ni], corr);
+      float d[4];
+      Mma::run(d, hi.a[mi], hi.b[ni], zero);
+#pragma unroll
+      for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] += d[x];  // round-to-nearest
+    }
+  }
+}
+
+// grid: x output tiles, y products of the batch (from args.batch.first), z k splits
+// (each writes its m x n partial sums; a reduction adds them in order).
+template <TcMethod M, bool kAKMajor, bool kBKMajor>
+__global__ void __launch_bounds__(kThreads, kCtasPerSm)
+sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
+                  float* partials) {
+  using L = Layout<M, kAKMajor, kBKMajor>;
+  using PA = typename L::PA;
+  using PB = typename L::PB;
+  extern __shared__ __align__(16) char smem[];
+  const int64_t z = args.batch.first + blockIdx.y;
+  const Operand a{batch_a(args, z), kAKMajor ? args.lda : 1, kAKMajor ? 1 : args.lda, args.m};
+  const Operand b{batch_b(args, z), kBKMajor ? args.ldb : 1, kBKMajor ? 1 : args.ldb, args.n};
+  // Per product: a pointer-array batch's alignment is known only here.
+  const bool vec_a = (reinterpret_cast<uintptr_t>(a.p) & 15) == 0 && args.lda % 4 == 0;
+  const bool vec_b = (reinterpret_cast<uintptr_t>(b.p) & 15) == 0 && args.ldb % 4 == 0;
+  const Tile tile = raster_tile(tiles_m, tiles_n, kTile, kTile);
+  const int64_t k_begin = blockIdx.z * k_chunk;  // < k: the plan has no empty split
+  const int64_t k_end = min(args.k, k_begin + k_chunk);
+  const int count = static_cast<int>((k_end - k_begin + kBK - 1) / kBK);
+  const uint32_t smem0 = smem_address(smem), split = smem0 + L::kSplitOffset;
+  auto stage_floats = [&](int i) { return reinterpret_cast<const float*>(smem) + i % kStages * L::kStageFloats; };
+  PanelLoader<PA> load_a(a, tile.m0, k_begin);
+  PanelLoader<PB> load_b(b, tile.n0, k_begin);
+  auto load_stage = [&](int i) {  // stages are loaded in order
+    const uint32_t stage = smem0 + 4u * (i % kStages) * L::kStageFloats;
+    const int64_t k_left = k_end - k_begin - static_cast<int64_t>(i) * kBK;
+    load_a.load(stage, a.p, k_left, vec_a);
+    load_b.load(stage + 4 * PA::kFloats, b.p, k_left, vec_b);
+  };
+
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int warp_m = warp / 2, warp_n = warp % 2;
+  Accumulators acc;
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+      for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] = acc.correction[mi][ni][x] = 0.0f;
+
+  load_stage(0);
+  cp_async_commit();
+  for (int i = 0; i < count; ++i) {
+    cp_async_wait<0>();
+    // Stage i landed for every thread; every warp is done with the split rows of i - 1
+    // and the slot that stage i + 1 refills.
+    __syncthreads();
+    if (i + 1 < count) load_stage(i + 1);
+    cp_async_commit();
+    split_stage<M, PA, PB>(stage_floats(i), smem + L::kSplitOffset);
+    __syncthreads();  // the split rows are complete
+    // Rolled: unrolled, ptxas hoists later steps' fragments into registers it lacks.
+#pragma unroll 1
+    for (int step = 0; step < Method<M>::kSteps; ++step)
+      mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+  }
+
+  // Fragment (mi, ni) holds rows g, g + 8 and columns 2t, 2t + 1 of its 16 x 8 tile:
+  // 4 row offsets and 8 column offsets from this thread's first element serve all 32.
+  const bool direct = gridDim.z == 1;
+  const float alpha = direct ? resolve_alpha(args.scalars) : 0.0f;
+  const float beta = direct ? resolve_beta(args.scalars) : 0.0f;
+  const int g = lane / 4, t = lane % 4;
+  const int64_t row0 = tile.m0 + warp_m * 32 + g, col0 = tile.n0 + warp_n * 32 + 2 * t;
+  const int64_t ld = direct ? args.ldc : args.m;
+  float* out = direct ? batch_c(args, z) : partials + blockIdx.z * args.m * args.n;
+  out += col0 * ld + row0;
+  const int rows_left = static_cast<int>(min(args.m - row0, int64_t(kTile)));
+  const int cols_left = static_cast<int>(min(args.n - col0, int64_t(kTile)));
+#pragma unroll
+  for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+    for (int xc = 0; xc < 2; ++xc) {
+      const int dc = ni * 8 + xc;
+      if (dc >= cols_left) continue;
+      float* column = out + dc * ld;
+#pragma unroll
+      for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int xr = 0; xr < 2; ++xr) {
+          const int dr = mi * 16 + xr * 8;
+          if (dr >= rows_left) continue;
+          float v = acc.promoted[mi][ni][2 * xr + xc];
+          // An infinite hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
+          if (!isinf(v)) v += acc.correction[mi][ni][2 * xr + xc] * Method<M>::kCorrScale;
+          if (direct) store_epilogue(column + dr, v, alpha, beta);
+          else column[dr] = v;
+        }
+    }
+}
+
+template <TcMethod M, bool kAKMajor, bool kBKMajor>
+cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* partials,
+                          const DeviceInfo& dev, cudaStream_t stream) {
+  using L = Layout<M, kAKMajor, kBKMajor>;
+  auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
+  static std::atomic<uint64_t> configured{0};
+  cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
+    cudaError_t e =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, L::kSmemBytes);
+    if (e == cudaSuccess)  // all of L1/shared as shared memory, or three CTAs may not fit
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+    return e;
+  });
+  if (err != cudaSuccess) return err;
+  const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
+  if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;
+  GemmArgs part = g;
+  for (part.batch.first = 0; part.batch.first < g.batch.count;
+       part.batch.first += kMaxBatchPerLaunch) {
+    const int64_t products = std::min(g.batch.count - part.batch.first, kMaxBatchPerLaunch);
+    const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), static_cast<unsigned>(products),
+                    static_cast<unsigned>(plan.splits));
+    kernel<<<grid, kThreads, L::kSmemBytes, stream>>>(part, tiles_m, tiles_n, plan.k_chunk,
+                                                      partials);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  }
+  return cudaSuccess;
+}
+
+// Which index of each operand is contiguous in the caller's memory picks the kernel:
+// op(A) is K-major when A is transposed, op(B)^T when B is not.
+template <TcMethod M>
+cudaError_t launch_method(const GemmArgs& g, const MmaFusedPlan& plan, float* partials,
+                          const DeviceInfo& dev, cudaStream_t stream) {
+  if (g.trans_a) {
+    return g.trans_b ? launch_layout<M, true, false>(g, plan, partials, dev, stream)
+                     : launch_layout<M, true, true>(g, plan, partials, dev, stream);
+  }
+  return g.trans_b ? launch_layout<M, false, false>(g, plan, partials, dev, stream)
+                   : launch_layout<M, false, true>(g, plan, partials, dev, stream);
+}
+
+}  // namespace
+
+bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev) {
+  return (method == TcMethod::kTf32x3 || method == TcMethod::kHalfx3) && dev.cc_major >= 8;
+}
+
+MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
+  MmaFusedPlan p;
+  p.k_chunk = round_up(g.k, kBK);
+  if (g.batch.batched()) return p;  // the products fill the GPU; no partials per product
+  const int64_t tiles = ((g.m + kTile - 1) / kTile) * ((g.n + kTile - 1) / kTile);
+  const int64_t resident = static_cast<int64_t>(dev.sm_count) * kCtasPerSm;
+  const size_t plane_bytes = static_cast<size_t>(g.m * g.n) * 4;
+  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
+  const int64_t want = std::min({resident / tiles, g.k / kMinSplitK, fit});
+  if (want > 1) {
+    p.k_chunk = round_up((g.k + want - 1) / want, kBK);
+    p.splits = static_cast<int>((g.k + p.k_chunk - 1) / p.k_chunk);
+    p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
+  }
+  return p;
+}
+
+cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFusedPlan& plan,
+                              void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
+  float* partials = static_cast<float*>(workspace);
+  cudaError_t err = cudaErrorInvalidValue;
+  if (method == TcMethod::kTf32x3)
+    err = launch_method<TcMethod::kTf32x3>(args, plan, partials, dev, stream);
+  else if (method == TcMethod::kHalfx3)
+    err = launch_method<TcMethod::kHalfx3>(args, plan, partials, dev, stream);
+  if (err != cudaSuccess || plan.splits == 1) return err;
+  return launch_partials_reduce(args, partials, plan.splits, stream);
+}
+
+}  // namespace ecgemm::detail

@@ -1,0 +1,14 @@
+// The split-K reduction of the kernels that write unpadded partials (the SIMT family
+// and the fused mma.sync family): `splits` column-major m x n planes of raw sums, one
+// after another from `partials`.
+#pragma once
+
+#include "gemm_args.hpp"
+
+namespace ecgemm::detail {
+
+// C = alpha * (the planes added in a fixed order: deterministic) + beta * C.
+cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
+                                   cudaStream_t stream);
+
+}  // namespace ecgemm::detail

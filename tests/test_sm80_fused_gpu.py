@@ -1,0 +1,92 @@
+"""The fused mma.sync family (FP32 tiles staged by cp.async, split in registers;
+ECGEMM_TC_KERNEL=mma) on the corrected modes, every transpose, 16-byte and 4-byte copies,
+ragged edges, split-K and both batch forms, against an FP64 product and cuBLAS SGEMM on
+the same inputs."""
+import pytest
+
+from test_c_abi_gpu import (STATUS, ColMajor, check_product, cublas_sgemm, expected_class_ok,
+                            handle, make_problem, rel, sgemm, torch)  # noqa: F401 (handle: fixture)
+from test_c_batched_gpu import NAN, Stack, batched, cublas_bmm, op, operands
+
+pytestmark = pytest.mark.gpu
+if torch.cuda.get_device_capability()[0] < 8:
+    pytest.skip("mma.sync with TF32 needs sm_80 or newer", allow_module_level=True)
+
+CORRECTED = ["tf32tf32", "halfhalf", "auto"]  # AUTO runs tf32tf32's products on this family
+LAYOUTS = [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")]
+# One tile and less; ragged tiles; one k stage and a ragged last one; split-K (few tiles,
+# long k) with a ragged last split.
+SHAPES = [(1, 1, 1), (64, 64, 64), (130, 257, 300), (1, 700, 513), (257, 129, 64 * 37 + 5),
+          (33, 40, 20000), (128, 128, 16384 + 17)]
+
+
+@pytest.fixture(autouse=True)
+def mma_route(monkeypatch):
+    monkeypatch.setenv("ECGEMM_TC_KERNEL", "mma")
+    monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("aligned", [True, False], ids=["vec16", "scalar"])
+def test_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
+    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: 4-byte copies
+    check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
+
+
+@pytest.mark.parametrize("form", ["strided", "array"])
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k,ld_pad", [(64, 64, 64, 0), (7, 33, 127, 1), (65, 130, 300, 0)])
+def test_batches(handle, form, mode, ta, tb, m, n, k, ld_pad):
+    if ld_pad:  # padded ld, odd strides: the 4-byte path
+        a, b, c = operands(ta, tb, m, n, k, count=3)
+    else:  # packed, 16-byte aligned products: the 16-byte path
+        a_shape = (m, k) if ta == "N" else (k, m)
+        b_shape = (k, n) if tb == "N" else (n, k)
+        a = Stack(3, *a_shape, a_shape[0], a_shape[0] * a_shape[1], seed=1)
+        b = Stack(3, *b_shape, b_shape[0], b_shape[0] * b_shape[1], seed=2)
+        c = Stack(3, m, n, m, m * n + 4, fill=NAN)
+    assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    opa, opb = op(a.views(), ta), op(b.views(), tb)
+    ref = opa.double() @ opb.double()
+    got = c.views()
+    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
+    res, res_cublas = rel(got, ref), rel(cublas_bmm(opa, opb), ref)
+    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("m,n,k", [(40, 36, 50), (100, 70, 3000)])
+def test_nan_inf_alpha_beta(handle, mode, m, n, k):
+    a, b = make_problem("N", "N", m, n, k, seed=5)
+    a.view().abs_()
+    b.view().abs_().add_(0.01)  # positive B: Inf in A gives +Inf, never Inf - Inf
+    a.view()[2, 7] = float("nan")
+    a.view()[5, 3] = float("inf")
+    a.view()[9, 1] = -float("inf")
+    b.view()[4, 11] = float("nan")
+    c0 = torch.rand((m, n), device="cuda")
+    c = ColMajor(c0, m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, 0.5, a, b, -2.0, c) == 0
+    ref = 0.5 * cublas_sgemm(a.view(), b.view()) - 2.0 * c0
+    got = c.view()
+    assert torch.equal(torch.isnan(got), torch.isnan(ref))
+    assert torch.equal(torch.isinf(got), torch.isinf(ref))
+    fin = torch.isfinite(ref)
+    assert rel(got[fin], ref[fin].double()) < 1e-5
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+def test_positive_data_long_k(handle, mode):
+    # urand(0, 1): no cancellation to hide a biased (truncating) accumulation.
+    m, n, k = 96, 80, 1 << 16
+    a, b = make_problem("N", "N", m, n, k, seed=11)
+    a.view().abs_()
+    b.view().abs_()
+    c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    ref = a.view().double() @ b.view().double()
+    res, res_cublas = rel(c.view(), ref), rel(cublas_sgemm(a.view(), b.view()), ref)
+    assert res <= res_cublas, (res, res_cublas)

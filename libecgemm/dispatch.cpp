@@ -109,11 +109,14 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   const bool pinned_mma = kernel && std::strcmp(kernel, "mma") == 0;
   const Route tensor_cores = fused_ok && pinned_fused ? Route::kFused : Route::kPlanes;
   const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
-  const bool mma_ok = corrected && sm80_fused_usable(*method, device_info(ctx));
+  const bool mma_usable = corrected && sm80_fused_usable(*method, device_info(ctx));
+  const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+  const bool mma_ok = mma_usable && plan_sm80_fused(args, device_info(ctx), cap).fits;
   // AUTO runs tf32tf32's products off the plane route (auto_method), so it takes their rule.
   const bool half_products = ctx.mode == ECGEMM_MODE_HALFHALF;
+  const bool auto_mode = ctx.mode == ECGEMM_MODE_AUTO;
   const int64_t small = std::min(args.m, args.n), large = std::max(args.m, args.n);
-  if (mma_ok && pinned_mma && !pin_simt) return Route::kMmaFused;
+  if (mma_usable && pinned_mma && !pin_simt) return Route::kMmaFused;
   // The fused mma.sync family (64 x 64 tiles, split in the CTA) against the other
   // routes (H200, ms, C ABI, tools/probe.py via tools/mma_check.sh with the routes
   // pinned in turn, bench/results/mma-2026-11-23; tf32tf32 / halfhalf):
@@ -136,10 +139,13 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   //   1024 x 128^3         0.138 / 0.113   wgmma 0.135 / 0.124           [0.135]
   //   512 x 256^3          0.442 / 0.337   wgmma 0.381 / 0.342           [0.388]
   // So halfhalf takes it for a side of C at most 64 and for C at most 512 wide (batches:
-  // products at most 128 wide); tf32tf32 and AUTO, whose TF32 mma.sync runs at half
-  // FP16's rate, for C at most 384 wide and a side at most 64 that the wgmma fused family
-  // does not take (batches: a side at most 64). The SIMT family keeps the rest of the
-  // small shapes only where mma.sync does not exist, and FP32 mode.
+  // products at most 128 wide); tf32tf32, whose TF32 mma.sync runs at half FP16's rate,
+  // for C at most 384 wide and a side at most 64 that the wgmma fused family does not
+  // take (batches: a side at most 64). AUTO keeps the plane route where its scaling
+  // lives and takes this family where it ran SIMT before (a side at most 64, or C at
+  // most 128 wide). Where a split's k would exceed what one FP32 accumulator per output
+  // holds FP32-class (sm80_fused.hpp: a capped user workspace, a long-k batch), the
+  // previous routes stay; SIMT keeps FP32 mode and GPUs without mma.sync.
   // (The one-pass modes and Markidis stay on the Tensor Cores' plane or wgmma routes.)
   if (args.batch.batched()) {
     if (corrected && pin_simt) return Route::kSimt;
@@ -152,10 +158,11 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   if (!corrected || pin_tc) return tensor_cores;
   if (pin_simt) return Route::kSimt;
   const bool wgmma_skinny = small <= kSkinnyEdge && large >= kFusedLongEdge && fused_ok;
-  if (mma_ok && !pinned_planes && !pinned_fused &&
-      (half_products ? small <= kSkinnyEdge || large <= kMmaHalfEdge
-                     : large <= kMmaTf32Edge || (small <= kSkinnyEdge && !wgmma_skinny)))
-    return Route::kMmaFused;
+  const bool mma_shape =
+      half_products ? small <= kSkinnyEdge || large <= kMmaHalfEdge
+                    : large <= (auto_mode ? kSmallEdge : kMmaTf32Edge) ||
+                          (small <= kSkinnyEdge && !wgmma_skinny);
+  if (mma_ok && mma_shape && !pinned_planes && !pinned_fused) return Route::kMmaFused;
   if (wgmma_skinny && !pinned_planes) return Route::kFused;
   if (small <= kSkinnyEdge || large <= kSmallEdge) return Route::kSimt;
   return tensor_cores;

@@ -15,6 +15,10 @@ struct MmaFusedPlan {
   int splits = 1;       // split-K factor (deterministic reduction); 1 for batches
   int64_t k_chunk = 0;  // k per split, a whole number of the kernel's k stage
   size_t bytes = 0;     // workspace: splits planes of m x n partial sums
+  // Whether every split's k is short enough for the kernel's one FP32 accumulator per
+  // output (a product added each k-step) to stay FP32-class: false where the workspace
+  // cap (or a batch, which is not split) leaves longer ones; dispatch then goes elsewhere.
+  bool fits = true;
 };
 
 // The corrected methods (tf32tf32, halfhalf) on a GPU with mma.sync (cc >= 8.0).

@@ -39,6 +39,10 @@ constexpr int kStages = 2;
 constexpr int kThreads = 128;  // 2 x 2 warps, each 32 x 32 of C
 constexpr int kCtasPerSm = 3;  // 72 KB of shared memory and < 170 registers a thread
 constexpr int64_t kMinSplitK = 256;  // k per split: prologue and epilogue stay small
+// ... and at most this: 512 TF32 (256 FP16) k-steps, each added to the output's one FP32
+// accumulator (a 3-plane user workspace at 64 x 64 x 2^17, 43690 per split, gave 2.2x
+// cuBLAS's residual; every plan within this bound stays at or below it, tests/).
+constexpr int64_t kMaxChunkK = 4096;
 constexpr int kMaxSplits = 4096;
 
 template <TcMethod M>
@@ -403,17 +407,22 @@ bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev) {
 MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
   MmaFusedPlan p;
   p.k_chunk = round_up(g.k, kBK);
+  p.fits = p.k_chunk <= kMaxChunkK;
   if (g.batch.batched()) return p;  // the products fill the GPU; no partials per product
   const int64_t tiles = ((g.m + kTile - 1) / kTile) * ((g.n + kTile - 1) / kTile);
   const int64_t resident = static_cast<int64_t>(dev.sm_count) * kCtasPerSm;
   const size_t plane_bytes = static_cast<size_t>(g.m * g.n) * 4;
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
-  const int64_t want = std::min({resident / tiles, g.k / kMinSplitK, fit});
+  // Enough splits to fill the GPU (none shorter than kMinSplitK) or to keep each within
+  // kMaxChunkK, whichever is more; as many as the partials' room allows.
+  const int64_t fill = std::min(resident / tiles, g.k / kMinSplitK);
+  const int64_t want = std::min(std::max(fill, (g.k + kMaxChunkK - 1) / kMaxChunkK), fit);
   if (want > 1) {
     p.k_chunk = round_up((g.k + want - 1) / want, kBK);
     p.splits = static_cast<int>((g.k + p.k_chunk - 1) / p.k_chunk);
     p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
   }
+  p.fits = p.k_chunk <= kMaxChunkK;
   return p;
 }
 

@@ -48,9 +48,9 @@ constexpr size_t element_bytes(TcMethod m) { return uses_half(m) ? 2 : 4; }
 constexpr int kTileM = 128;
 constexpr int kTileN = 128;
 constexpr int kTileKBytes = 64;
-// The split pass moves 32 x 32 tiles, and one 128-byte row segment is the widest
-// K step a mainloop takes (sm_90's 128-byte swizzle): K is padded to both.
-constexpr int kSplitTileK = 32;
+// One 128-byte row segment is the widest K step a mainloop takes (sm_90's 128-byte
+// swizzle): K is padded to it (32 TF32 or 64 FP16 values; the split pass writes the
+// padding's zeros).
 constexpr int kPadKBytes = 128;
 
 constexpr int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }

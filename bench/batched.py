@@ -2,7 +2,8 @@
 
 `python -m bench.batched [--batches "4096,64,64,64;512,256,256,256"] [--out DIR]`: for each
 batch of `count` products m x k x n (A, B and C contiguous stacks, urand(-1, 1)), the GPU
-time of back-to-back calls (CUDA events, median of batches) of torch.bmm with TF32 off and
+time of back-to-back calls (CUDA events, median of batches, the queue filled first) and the
+host time to issue one call, of torch.bmm with TF32 off and
 of ecgemm.matmul in tf32tf32, halfhalf and auto (one strided-batched call each), TFLOP/s,
 the ratio to torch.bmm measured in the same process, and the relative residual of each
 against the FP64 product of the same FP32 inputs. Markdown on stdout; results.json,
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 
 import ecgemm
-from bench.timing import gpu_ms
+from bench.timing import gpu_ms, host_us_per_call
 
 BATCHES = ((4096, 64, 64, 64), (16384, 32, 32, 32), (2048, 96, 96, 96), (1024, 128, 128, 128),
            (512, 256, 256, 256), (256, 512, 512, 512))
@@ -38,11 +39,12 @@ def run(batches):
         for name, call in calls.items():
             out.fill_(float("nan"))  # every element must be written
             ms = gpu_ms(torch, call)
+            host_us = host_us_per_call(torch, call)
             call()
             torch.cuda.synchronize()
             res = (torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref)).item()
             rows.append({"count": count, "m": m, "k": k, "n": n, "method": name, "ms": ms,
-                         "tflops": flops / ms / 1e9, "residual": res})
+                         "host_us": host_us, "tflops": flops / ms / 1e9, "residual": res})
             print(f"  {count}x({m}x{k}x{n}) {name}: {ms:.3f} ms, residual {res:.3e}", file=sys.stderr)
         del a, b, ref, out
         torch.cuda.empty_cache()
@@ -60,12 +62,13 @@ def markdown(results):
     lines = [f"# Batched products — {results['device']}", "",
              "Strided batches (contiguous stacks), GPU time of back-to-back calls, ratios to "
              "torch.bmm (cuBLAS strided-batched SGEMM, TF32 off) in the same process; residual "
-             "against the FP64 product of the same FP32 inputs.", "",
-             "| batch × (m×k×n) | method | ms | TFLOP/s | × torch.bmm | residual |",
-             "|---|---|---:|---:|---:|---:|"]
+             "against the FP64 product of the same FP32 inputs. Host µs: the caller's cost "
+             "to issue one call (Python included), which paces calls shorter than it.", "",
+             "| batch × (m×k×n) | method | ms | TFLOP/s | × torch.bmm | residual | host µs |",
+             "|---|---|---:|---:|---:|---:|---:|"]
     for r in results["rows"]:
         lines.append(f"| {label(r)} | {r['method']} | {r['ms']:.3f} | {r['tflops']:.1f} | "
-                     f"{r['x_bmm']:.2f} | {r['residual']:.2e} |")
+                     f"{r['x_bmm']:.2f} | {r['residual']:.2e} | {r.get('host_us', float('nan')):.1f} |")
     return "\n".join(lines)
 
 

@@ -125,15 +125,21 @@ def time_host(calls, wait, budget_s, warmup_s):
     return summarize(samples, per_batch, len(calls), "host-clock")
 
 
+GPU_MS_PREFILL_CYCLES = 20_000_000  # ~10 ms of GPU sleep: longer than issuing a batch of calls
+
+
 def gpu_ms(torch, call, batches=10, calls=5):
     """Median GPU ms per call of `batches` runs of `calls` back-to-back calls (CUDA events
     on the current stream), after one warm-up call: for the sections that time a few
-    fixed cases (bench.auto, bench.batched) rather than the profiles' sweeps."""
+    fixed cases (bench.auto, bench.batched) rather than the profiles' sweeps. A GPU sleep
+    queued first keeps the GPU busy while the host issues the batch, so that the calls
+    run back to back whatever the caller's cost per call (host_us_per_call measures that)."""
     call()
     torch.cuda.synchronize()
     times = []
     for _ in range(batches):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(GPU_MS_PREFILL_CYCLES)
         start.record()
         for _ in range(calls):
             call()
@@ -141,3 +147,15 @@ def gpu_ms(torch, call, batches=10, calls=5):
         end.synchronize()
         times.append(start.elapsed_time(end) / calls)
     return statistics.median(times)
+
+
+def host_us_per_call(torch, call, calls=20):
+    """Host µs to issue one call while the GPU is busy (queue not drained, not full)."""
+    torch.cuda.synchronize()
+    torch.cuda._sleep(GPU_MS_PREFILL_CYCLES)
+    start = time.perf_counter()
+    for _ in range(calls):
+        call()
+    elapsed = time.perf_counter() - start
+    torch.cuda.synchronize()
+    return elapsed / calls * 1e6

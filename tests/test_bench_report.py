@@ -377,7 +377,7 @@ def test_batched_table_and_plot_from_rows(tmp_path):
             (("torch_bmm", 2.0), ("ecgemm_tf32tf32", 1.0), ("ecgemm_halfhalf", 0.5))]
     results = {"device": "GPU", "rows": rows}
     table = batched.markdown(results)
-    assert "| 8×(4×5×6) | ecgemm_halfhalf | 0.500 | 1.0 | 4.00 | 1.00e-07 |" in table
+    assert "| 8×(4×5×6) | ecgemm_halfhalf | 0.500 | 1.0 | 4.00 | 1.00e-07 | nan |" in table
     pytest.importorskip("matplotlib")
     batched.plot(results, tmp_path / "ratio.png")
     assert (tmp_path / "ratio.png").stat().st_size > 0

@@ -187,3 +187,44 @@ def test_fast_path_declines_what_it_does_not_handle(torch):
     with pytest.raises(ValueError, match="overlaps a"):
         ecgemm.matmul(big[:, :4], a, out=big[:, 2:6])
     assert ecgemm.matmul(a, a, mode="TF32TF32").shape == (4, 4)  # the general path takes it
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_fast_path_takes_equal_stacks_bit_for_bit_with_the_general_path(torch, cupy, order):
+    a_host, b_host, c_host = rand((BATCH, M, K), 16), rand((BATCH, K, N), 17), rand((BATCH, M, N), 18)
+    for package in ("torch", "cupy"):
+        if package == "torch":
+            like = lambda x: torch.from_numpy(x).cuda()  # noqa: E731
+            current, host = torch.cuda.current_stream(), lambda x: x.cpu().numpy()  # noqa: E731
+            a, b = like(a_host), like(b_host)
+            if order == "F":  # each item column-major
+                a, b = a.transpose(1, 2).contiguous().transpose(1, 2), b.transpose(1, 2).contiguous().transpose(1, 2)
+        else:
+            like, current, host = cupy.asarray, cupy.cuda.get_current_stream(), cupy.asnumpy
+            a, b = cupy.asarray(a_host), cupy.asarray(b_host)
+            if order == "F":
+                a, b = cupy.ascontiguousarray(a.transpose(0, 2, 1)).transpose(0, 2, 1), \
+                    cupy.ascontiguousarray(b.transpose(0, 2, 1)).transpose(0, 2, 1)
+        fast = ecgemm._ecgemm.matmul_fast(a, b, None, 1.0, 0.0, None)
+        assert fast is not None and tuple(fast.shape) == (BATCH, M, N), package
+        general = ecgemm.matmul(a, b, out=like(np.full((BATCH, M, N), np.nan, np.float32)),
+                                stream=current)
+        fast_out, general_out = like(c_host), like(c_host)
+        assert ecgemm._ecgemm.matmul_fast(a, b, fast_out, -0.5, 2.0, None) is fast_out
+        ecgemm.matmul(a, b, out=general_out, alpha=-0.5, beta=2.0, stream=current)
+        current.synchronize()
+        assert host(fast).tobytes() == host(general).tobytes(), package
+        assert host(fast_out).tobytes() == host(general_out).tobytes(), package
+        for z in range(BATCH):
+            assert residual(host(fast_out)[z], a_host[z], b_host[z], -0.5, 2.0, c_host[z]) <= 1e-6
+
+
+def test_fast_path_leaves_broadcasts_and_overlapping_items_to_the_general_path(torch):
+    a = torch.rand((3, 4, 5), device="cuda")
+    b = torch.rand((5, 6), device="cuda")
+    assert ecgemm._ecgemm.matmul_fast(a, b, None, 1.0, 0.0, None) is None  # 3-D @ 2-D
+    assert ecgemm._ecgemm.matmul_fast(a, torch.rand((2, 5, 6), device="cuda"), None, 1.0, 0.0,
+                                      None) is None  # unequal batches
+    out = torch.empty((4, 6), device="cuda").expand(3, 4, 6)  # items on top of each other
+    assert ecgemm._ecgemm.matmul_fast(a, b.expand(3, 5, 6), out, 1.0, 0.0, None) is None
+    assert ecgemm.matmul(a, b).shape == (3, 4, 6)  # the general path broadcasts

@@ -226,7 +226,10 @@ __device__ __forceinline__ void auto_tile(const PlaneMaps& maps, const Problem& 
 // AUTO (gemm_args.hpp): both of its routes in one launch, each CTA running halfhalf's or
 // tf32tf32's tile as the device's route word says. Their tiles, stages and shared memory
 // are the same, and no CTA is launched only to leave (an empty launch of the route not
-// taken cost ~60 us at 4096^3 on an H200, bench/results/auto-2026-11-23).
+// taken cost ~60 us at 4096^3 on an H200, bench/results/auto-2026-11-23). Two bodies in
+// one kernel cost too: 677 us against halfhalf's 617 at 4096^3, with 8x the warps stalled
+// on instruction fetch (ncu, bench/results/mma-2026-11-23/auto_tile_ncu.txt); each route
+// as a __noinline__ call instead ran at 0.68x halfhalf: not kept.
 static_assert(Sm90Traits<TcMethod::kHalfx3>::kSmemBytes == Sm90Traits<TcMethod::kTf32x3>::kSmemBytes,
               "one launch configuration serves both routes");
 __global__ void __launch_bounds__(kThreadsSm90, 1)

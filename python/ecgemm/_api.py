@@ -1,7 +1,7 @@
 """``matmul`` and ``sgemm``: check everything, then make one C call.
 
-The common case of ``matmul`` (2-D CUDA tensors of PyTorch or CuPy, no handle or
-stream) runs in Cython (``_ecgemm.matmul_fast``, see _fast.pxi); every
+The common case of ``matmul`` (2-D CUDA tensors of PyTorch or CuPy, or 3-D stacks of
+one batch size, no handle or stream) runs in Cython (``_ecgemm.matmul_fast``, see _fast.pxi); every
 other call takes the general path here: operands described once (_operands),
 planned once (_layout), one C call (plain, strided-batched or pointer-array).
 

@@ -1,7 +1,8 @@
 # Included by _ecgemm.pyx: the common case of ecgemm.matmul in one Cython corridor.
 #
-# Two 2-D float32 CUDA tensors of PyTorch or CuPy (and `out` of the same kind, or none
-# with beta = 0), no handle or stream: read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
+# Two 2-D float32 CUDA tensors of PyTorch or CuPy, or two 3-D stacks of one batch size
+# (one strided-batched call; broadcasting is the general path's), and `out` of the same
+# kind, or none with beta = 0, no handle or stream: read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
 # builds it in Python, ~4 us a tensor), plan in C, take this thread's cached handle
 # and the package's raw current stream, allocate the result and make the C call with
 # the GIL released. Anything unusual (another dtype, a layout without a unit stride,
@@ -71,31 +72,51 @@ cdef struct Matrix:
     long long row_stride  # elements
     long long col_stride
     int device
+    int stacked           # a 3-D stack: `count` matrices `batch_stride` elements apart
+    long long count
+    long long batch_stride
 
 
 cdef bint _read_torch(tensor, Matrix* mat) except -1:
     # requires_grad: PyTorch refuses to export such tensors; the general path says so.
     if tensor.dtype is not _torch_float32 or tensor.layout is not _torch_strided \
-            or tensor.requires_grad or tensor.dim() != 2:
+            or tensor.requires_grad:
+        return False
+    dims = tensor.dim()
+    if dims != 2 and dims != 3:
         return False
     mat.device = tensor.get_device()
     if mat.device < 0:
         return False
-    mat.rows, mat.cols = tensor.shape
-    mat.row_stride, mat.col_stride = tensor.stride()
+    mat.stacked = dims == 3
+    if mat.stacked:
+        mat.count, mat.rows, mat.cols = tensor.shape
+        mat.batch_stride, mat.row_stride, mat.col_stride = tensor.stride()
+    else:
+        mat.count, mat.batch_stride = 1, 0
+        mat.rows, mat.cols = tensor.shape
+        mat.row_stride, mat.col_stride = tensor.stride()
     mat.ptr = tensor.data_ptr()
     return True
 
 
 cdef bint _read_cupy(array, Matrix* mat) except -1:
-    if array.dtype != _cupy_float32 or array.ndim != 2:
+    if array.dtype != _cupy_float32 or (array.ndim != 2 and array.ndim != 3):
         return False
-    mat.rows, mat.cols = array.shape
-    mat.row_stride, mat.col_stride = array.strides
-    if mat.row_stride % FLOAT_BYTES or mat.col_stride % FLOAT_BYTES:
+    mat.stacked = array.ndim == 3
+    if mat.stacked:
+        mat.count, mat.rows, mat.cols = array.shape
+        mat.batch_stride, mat.row_stride, mat.col_stride = array.strides
+    else:
+        mat.count, mat.batch_stride = 1, 0
+        mat.rows, mat.cols = array.shape
+        mat.row_stride, mat.col_stride = array.strides
+    if mat.row_stride % FLOAT_BYTES or mat.col_stride % FLOAT_BYTES \
+            or mat.batch_stride % FLOAT_BYTES:
         return False
     mat.row_stride //= FLOAT_BYTES
     mat.col_stride //= FLOAT_BYTES
+    mat.batch_stride //= FLOAT_BYTES
     mat.ptr = array.data.ptr
     mat.device = array.device.id
     return True
@@ -153,17 +174,25 @@ cdef long long INT32_LIMIT = 2147483647
 cdef bint _disjoint(const Matrix* x, const Matrix* y) noexcept nogil:
     """_operands.check_no_overlap's test: the byte ranges of `x` and `y` do not meet."""
     cdef long long x_low = 0, x_high = 1, y_low = 0, y_high = 1
-    cdef long long x_off[2]
-    cdef long long y_off[2]
+    cdef long long x_off[3]
+    cdef long long y_off[3]
     x_off[0], x_off[1] = (x.rows - 1) * x.row_stride, (x.cols - 1) * x.col_stride
     y_off[0], y_off[1] = (y.rows - 1) * y.row_stride, (y.cols - 1) * y.col_stride
-    for i in range(2):
+    x_off[2], y_off[2] = (x.count - 1) * x.batch_stride, (y.count - 1) * y.batch_stride
+    for i in range(3):
         x_low += min(0, x_off[i])
         x_high += max(0, x_off[i])
         y_low += min(0, y_off[i])
         y_high += max(0, y_off[i])
     return not (<long long>y.ptr + y_low * 4 < <long long>x.ptr + x_high * 4
                 and <long long>x.ptr + x_low * 4 < <long long>y.ptr + y_high * 4)
+
+
+cdef bint _items_apart(const Matrix* c) noexcept nogil:
+    """A stack's items do not overlap (each starts past the previous one's last element)."""
+    if c.count <= 1:
+        return True
+    return c.batch_stride > (c.rows - 1) * c.row_stride + (c.cols - 1) * c.col_stride
 
 
 def matmul_fast(a, b, out, alpha, beta, mode):
@@ -179,6 +208,7 @@ def matmul_fast(a, b, out, alpha, beta, mode):
     cdef int mode_code
     cdef ecgemmStatus_t status = ECGEMM_STATUS_SUCCESS
     cdef rt.cudaError_t error
+    cdef long long stride_a = 0, stride_b = 0, stride_c = 0
     if kind == KIND_OTHER or type(b) is not type(a) or (out is not None and type(out) is not type(a)):
         return None
     if not ((type(alpha) is float or type(alpha) is int)
@@ -193,9 +223,13 @@ def matmul_fast(a, b, out, alpha, beta, mode):
     if A.device != B.device or A.cols != B.rows or A.rows == 0 or B.cols == 0 or A.cols == 0 \
             or A.ptr % FLOAT_BYTES or B.ptr % FLOAT_BYTES:
         return None
+    if A.stacked != B.stacked or A.count != B.count or A.count == 0 or A.count > INT32_LIMIT \
+            or A.batch_stride < 0 or B.batch_stride < 0:
+        return None
     if out is not None and not (C.device == A.device and C.rows == A.rows and C.cols == B.cols
+                                and C.stacked == A.stacked and C.count == A.count
                                 and C.ptr % FLOAT_BYTES == 0 and _disjoint(&C, &A)
-                                and _disjoint(&C, &B)):
+                                and _disjoint(&C, &B) and _items_apart(&C)):
         return None
     handle = default_handle(A.device)
     mode_code = _MODE_CODES[handle._mode] if mode is None else _MODE_CODES.get(mode, -1)
@@ -210,17 +244,30 @@ def matmul_fast(a, b, out, alpha, beta, mode):
         stream = _cupy_current_stream().ptr if handle._stream is None else handle._stream
     else:
         stream = _torch_raw_stream(A.device) if handle._stream is None else handle._stream
-    if out is None:  # the result: C-ordered (m, n), allocated once the plan holds
+    if out is None:  # the result: C-ordered (m, n) or (count, m, n), allocated once the plan holds
         C.ptr, C.rows, C.cols, C.row_stride, C.col_stride = 0, A.rows, B.cols, B.cols, 1
+        C.stacked, C.count, C.batch_stride = A.stacked, A.count, A.rows * B.cols
     if not _plan(&A, &B, &C, &call):
         return None
+    # Item strides in the ABI's order (_plan may compute C^T = B^T A^T); one item: none,
+    # as _layout.plan_batch has it.
+    if A.count > 1:
+        stride_c = C.batch_stride
+        if <uintptr_t>call.a == A.ptr:
+            stride_a, stride_b = A.batch_stride, B.batch_stride
+        else:
+            stride_a, stride_b = B.batch_stride, A.batch_stride
+    if A.stacked:
+        shape = (A.count, A.rows, B.cols)
+    else:
+        shape = (A.rows, B.cols)
     if out is not None:
         result = out
     elif kind == KIND_CUPY:
-        result = _cupy_empty((A.rows, B.cols), dtype=_cupy_float32)
+        result = _cupy_empty(shape, dtype=_cupy_float32)
         call.c = <float*><uintptr_t>result.data.ptr
     else:
-        result = a.new_empty((A.rows, B.cols))
+        result = a.new_empty(shape)
         call.c = <float*><uintptr_t>result.data_ptr()
     call.handle = handle._require()
     call.stream = <ecgemmStream_t><uintptr_t>stream
@@ -236,10 +283,15 @@ def matmul_fast(a, b, out, alpha, beta, mode):
                 status = ecgemm_set_stream(call.handle, call.stream)
                 if status == ECGEMM_STATUS_SUCCESS:
                     status = ecgemm_set_mode(call.handle, call.mode)
-                if status == ECGEMM_STATUS_SUCCESS:
+                if status == ECGEMM_STATUS_SUCCESS and not A.stacked:
                     status = ecgemm_sgemm(call.handle, call.transa, call.transb, call.m, call.n,
                                           call.k, &call.alpha, call.a, call.lda, call.b,
                                           call.ldb, &call.beta, call.c, call.ldc)
+                elif status == ECGEMM_STATUS_SUCCESS:
+                    status = ecgemm_sgemm_strided_batched(
+                        call.handle, call.transa, call.transb, call.m, call.n, call.k,
+                        &call.alpha, call.a, call.lda, stride_a, call.b, call.ldb, stride_b,
+                        &call.beta, call.c, call.ldc, stride_c, <int>A.count)
                 if current != handle.device:
                     rt.cudaSetDevice(current)
     finally:

@@ -8,14 +8,13 @@ from the PyTorch profiler the GPU time of AUTO's own kernels (statistics and sca
 choice) as a share of the whole call. Markdown on stdout, results.json in --out.
 """
 import argparse
-import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 import ecgemm
 from bench.inputs import EXP_TYPES, exp_pair
+from bench.report import write_section
 from bench.timing import gpu_ms
 
 METHODS = ("cublas_sgemm", "ecgemm_tf32tf32", "ecgemm_halfhalf", "ecgemm_auto")
@@ -116,12 +115,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     results = {"device": ecgemm._device_properties(0)["name"], "rows": run(sizes)}
-    text = markdown(results)
-    print(text)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-        (args.out / "table.md").write_text(text + "\n")
+    write_section(args.out, results, markdown(results))
 
 
 if __name__ == "__main__":

@@ -10,11 +10,11 @@ against the FP64 product of the same FP32 inputs. Markdown on stdout; results.js
 table.md and ratio.png in --out.
 """
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import ecgemm
+from bench.report import write_section
 from bench.timing import gpu_ms, host_us_per_call
 
 BATCHES = ((4096, 64, 64, 64), (16384, 32, 32, 32), (2048, 96, 96, 96), (1024, 128, 128, 128),
@@ -103,12 +103,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     batches = [tuple(int(x) for x in spec.split(",")) for spec in args.batches.split(";") if spec]
     results = {"device": ecgemm._device_properties(0)["name"], "rows": run(batches)}
-    text = markdown(results)
-    print(text)
+    write_section(args.out, results, markdown(results))
     if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-        (args.out / "table.md").write_text(text + "\n")
         plot(results, args.out / "ratio.png")
 
 

@@ -15,7 +15,6 @@ Markdown on stdout; results.json and table.md in --out.
 """
 import argparse
 import glob
-import json
 import os
 import re
 import shutil
@@ -32,6 +31,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU
 import numpy as np  # noqa: E402
 
 import ecgemm  # noqa: E402
+from bench.report import write_section  # noqa: E402
 
 SMALL = 64
 CALLS = 100   # calls per round: far fewer than fill the launch queue
@@ -255,12 +255,7 @@ def main(argv=None):
                "small": small_rows(torch, cupy, jax),
                "end_to_end": end_to_end(torch) if torch is not None else [],
                "c_abi": _guarded(c_rows)}
-    text = markdown(results)
-    print(text)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-        (args.out / "table.md").write_text(text + "\n")
+    write_section(args.out, results, markdown(results))
 
 
 if __name__ == "__main__":

@@ -307,3 +307,13 @@ def results_dir(root, gpu, date, profile):
     """bench/results/<gpu>-<date>/ (a quick run gets a -quick suffix, so it never overwrites a full run)."""
     name = f"{slug(gpu)}-{date}" + ("" if profile == "default" else f"-{profile}")
     return Path(root) / name
+
+
+def write_section(out, results, text):
+    """A section's outputs in `out` (a Path, or None for stdout only): results.json and
+    table.md, as bench.auto, bench.batched and bench.overhead write them."""
+    print(text)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+        (out / "table.md").write_text(text + "\n")

@@ -1,7 +1,6 @@
 """The C ABI on a GPU, driven through ctypes with PyTorch for device memory and for
 the references: an FP64 product and cuBLAS SGEMM on the same FP32 inputs."""
 import ctypes
-import itertools
 import math
 
 import numpy as np
@@ -133,6 +132,27 @@ def check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed):
     # rows m..ldc-1 of C (the padding) are never touched
     pad_rows = c.buf[offset:offset + c.ld * n].view(n, c.ld)[:, m:]
     assert torch.isnan(pad_rows).all()
+
+
+def check_nan_inf_alpha_beta(handle, mode, m, n, k):
+    """NaN and ±Inf in A and B land where cuBLAS SGEMM puts them, with alpha and beta; the
+    finite elements stay FP32-close."""
+    a, b = make_problem("N", "N", m, n, k, seed=5)
+    a.view().abs_()
+    b.view().abs_().add_(0.01)  # positive B: Inf in A gives +Inf, never Inf - Inf
+    a.view()[2, 7] = float("nan")
+    a.view()[5, 3] = float("inf")
+    a.view()[9, 1] = -float("inf")
+    b.view()[4, 11] = float("nan")
+    c0 = torch.rand((m, n), device="cuda")
+    c = ColMajor(c0, m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, 0.5, a, b, -2.0, c) == 0
+    ref = 0.5 * cublas_sgemm(a.view(), b.view()) - 2.0 * c0
+    got = c.view()
+    assert torch.equal(torch.isnan(got), torch.isnan(ref))
+    assert torch.equal(torch.isinf(got), torch.isinf(ref))
+    fin = torch.isfinite(ref)
+    assert rel(got[fin], ref[fin].double()) < 1e-5
 
 
 @pytest.mark.parametrize("mode", list(MODES))

@@ -77,6 +77,16 @@ def cublas_bmm(a, b):
         torch.backends.cuda.matmul.allow_tf32 = old
 
 
+def check_batch(mode, ta, tb, k, a, b, c):
+    """Every item of C written, each mode's accuracy class against FP64 and torch.bmm."""
+    opa, opb = op(a.views(), ta), op(b.views(), tb)
+    ref = opa.double() @ opb.double()
+    got = c.views()
+    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
+    res, res_cublas = rel(got, ref), rel(cublas_bmm(opa, opb), ref)
+    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+
+
 @pytest.mark.parametrize("form", ["strided", "array"])
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
@@ -84,12 +94,7 @@ def cublas_bmm(a, b):
 def test_batches_against_fp64_and_cublas(handle, form, mode, ta, tb, m, n, k):
     a, b, c = operands(ta, tb, m, n, k, count=3)
     assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
-    opa, opb = op(a.views(), ta), op(b.views(), tb)
-    ref = opa.double() @ opb.double()
-    got = c.views()
-    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
-    res, res_cublas = rel(got, ref), rel(cublas_bmm(opa, opb), ref)
-    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+    check_batch(mode, ta, tb, k, a, b, c)
     padding = torch.stack([c.buf[z * c.stride:z * c.stride + c.ld * n].view(n, c.ld)[:, m:] for z in range(3)])
     assert torch.isnan(padding).all(), "rows m..ldc-1 of C were touched"
 

@@ -4,8 +4,9 @@ tile shape (128 x 128, and 64 x 128 with and without the swap) and split-K, agai
 an FP64 product and cuBLAS SGEMM on the same inputs."""
 import pytest
 
-from test_c_abi_gpu import (MODES, STATUS, ColMajor, check_product, cublas_sgemm, expected_class_ok,
-                            handle, make_problem, op, rel, sgemm, torch)  # noqa: F401 (handle: fixture)
+from test_c_abi_gpu import (MODES, STATUS, ColMajor, check_nan_inf_alpha_beta, check_product,
+                            cublas_sgemm, expected_class_ok, handle, make_problem, op, rel, sgemm,
+                            torch)  # noqa: F401 (handle: fixture)
 
 pytestmark = pytest.mark.gpu
 if torch.cuda.get_device_capability() != (9, 0):
@@ -36,22 +37,7 @@ def test_fused_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 @pytest.mark.parametrize("m,n,k", [(40, 36, 50), (200, 40, 3000)])
 def test_fused_nan_inf_alpha_beta(handle, mode, m, n, k):
-    a, b = make_problem("N", "N", m, n, k, seed=5)
-    a.view().abs_()
-    b.view().abs_().add_(0.01)  # positive B: Inf in A gives +Inf, never Inf - Inf
-    a.view()[2, 7] = float("nan")
-    a.view()[5, 3] = float("inf")
-    a.view()[9, 1] = -float("inf")
-    b.view()[4, 11] = float("nan")
-    c0 = torch.rand((m, n), device="cuda")
-    c = ColMajor(c0, m)
-    assert sgemm(handle, mode, "N", "N", m, n, k, 0.5, a, b, -2.0, c) == 0
-    ref = 0.5 * cublas_sgemm(a.view(), b.view()) - 2.0 * c0
-    got = c.view()
-    assert torch.equal(torch.isnan(got), torch.isnan(ref))
-    assert torch.equal(torch.isinf(got), torch.isinf(ref))
-    fin = torch.isfinite(ref)
-    assert rel(got[fin], ref[fin].double()) < 1e-5
+    check_nan_inf_alpha_beta(handle, mode, m, n, k)
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])

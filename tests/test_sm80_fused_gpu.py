@@ -4,9 +4,9 @@ ragged edges, split-K and both batch forms, against an FP64 product and cuBLAS S
 the same inputs."""
 import pytest
 
-from test_c_abi_gpu import (STATUS, ColMajor, check_product, cublas_sgemm, expected_class_ok,
+from test_c_abi_gpu import (STATUS, ColMajor, check_nan_inf_alpha_beta, check_product, cublas_sgemm,
                             handle, make_problem, rel, sgemm, torch)  # noqa: F401 (handle: fixture)
-from test_c_batched_gpu import NAN, Stack, batched, cublas_bmm, op, operands
+from test_c_batched_gpu import NAN, Stack, batched, check_batch, operands
 
 pytestmark = pytest.mark.gpu
 if torch.cuda.get_device_capability()[0] < 8:
@@ -49,33 +49,13 @@ def test_batches(handle, form, mode, ta, tb, m, n, k, ld_pad):
         b = Stack(3, *b_shape, b_shape[0], b_shape[0] * b_shape[1], seed=2)
         c = Stack(3, m, n, m, m * n + 4, fill=NAN)
     assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
-    opa, opb = op(a.views(), ta), op(b.views(), tb)
-    ref = opa.double() @ opb.double()
-    got = c.views()
-    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
-    res, res_cublas = rel(got, ref), rel(cublas_bmm(opa, opb), ref)
-    assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+    check_batch(mode, ta, tb, k, a, b, c)
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 @pytest.mark.parametrize("m,n,k", [(40, 36, 50), (100, 70, 3000)])
 def test_nan_inf_alpha_beta(handle, mode, m, n, k):
-    a, b = make_problem("N", "N", m, n, k, seed=5)
-    a.view().abs_()
-    b.view().abs_().add_(0.01)  # positive B: Inf in A gives +Inf, never Inf - Inf
-    a.view()[2, 7] = float("nan")
-    a.view()[5, 3] = float("inf")
-    a.view()[9, 1] = -float("inf")
-    b.view()[4, 11] = float("nan")
-    c0 = torch.rand((m, n), device="cuda")
-    c = ColMajor(c0, m)
-    assert sgemm(handle, mode, "N", "N", m, n, k, 0.5, a, b, -2.0, c) == 0
-    ref = 0.5 * cublas_sgemm(a.view(), b.view()) - 2.0 * c0
-    got = c.view()
-    assert torch.equal(torch.isnan(got), torch.isnan(ref))
-    assert torch.equal(torch.isinf(got), torch.isinf(ref))
-    fin = torch.isfinite(ref)
-    assert rel(got[fin], ref[fin].double()) < 1e-5
+    check_nan_inf_alpha_beta(handle, mode, m, n, k)
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])

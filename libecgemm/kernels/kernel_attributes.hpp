@@ -21,4 +21,15 @@ cudaError_t once_per_device(std::atomic<uint64_t>& done, int device, Set&& set) 
   return err;
 }
 
+// Dynamic shared memory above the 48 KB default for `kernel`, and all of the unified
+// L1/shared carveout as shared memory (else fewer CTAs than planned fit an SM).
+template <typename Kernel>
+cudaError_t opt_in_shared_memory(Kernel kernel, int bytes) {
+  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             cudaSharedmemCarveoutMaxShared);
+  return e;
+}
+
 }  // namespace ecgemm::detail

@@ -361,14 +361,8 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
   using L = Layout<M, kAKMajor, kBKMajor>;
   auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
   static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
-    cudaError_t e =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, L::kSmemBytes);
-    if (e == cudaSuccess)  // all of L1/shared as shared memory, or three CTAs may not fit
-      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               cudaSharedmemCarveoutMaxShared);
-    return e;
-  });
+  cudaError_t err = once_per_device(configured, dev.ordinal,
+                                    [kernel] { return opt_in_shared_memory(kernel, L::kSmemBytes); });
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
   if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;

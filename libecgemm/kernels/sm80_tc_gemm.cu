@@ -283,15 +283,8 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
   using C = Config<M, kKBytes, kStages>;
   auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
   static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
-    cudaError_t e =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
-    // All of the unified L1/shared carveout to shared memory, or two CTAs may not fit.
-    if (e == cudaSuccess)
-      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               cudaSharedmemCarveoutMaxShared);
-    return e;
-  });
+  cudaError_t err = once_per_device(configured, dev.ordinal,
+                                    [kernel] { return opt_in_shared_memory(kernel, C::kSmemBytes); });
   if (err != cudaSuccess) return err;
   const Planes planes{ws + w.a_hi, ws + w.a_lo, ws + w.b_hi, ws + w.b_lo,
                       w.k_pad * static_cast<int64_t>(element_bytes(M))};

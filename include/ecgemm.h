@@ -46,10 +46,10 @@ typedef enum {
 } ecgemmStatus_t;
 
 typedef enum {
-  /* The corrected modes. Skinny and small shapes (min(m, n) <= 64, or m, n <= 128),
-   * where a separate split pass costs more than the product, run on the FP32 SIMT
-   * kernel instead (the same accuracy class), except one side <= 64 against another
-   * >= 4096 on Hopper, which runs the Tensor Core kernel that splits in place. */
+  /* The corrected modes. Skinny and small shapes, where a separate split pass costs
+   * more than the product, run on Tensor Core kernels that split inside the CTA (the same
+   * products and accuracy class); GEMV-like ones (a side of C at most 4 wide) on an FP32
+   * kernel. Which kernel takes which shape is measured: libecgemm/dispatch.cpp. */
   ECGEMM_MODE_TF32TF32 = 0, /* default: TF32 hi/lo split, 3 products, RN promotion */
   ECGEMM_MODE_HALFHALF = 1, /* FP16 hi/lo split, lo scaled by 2^11, 3 products  */
   ECGEMM_MODE_FP32 = 2,     /* plain FP32 SIMT kernel: the in-library reference    */
@@ -141,8 +141,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm_64(ecgemmHandle_t handle, ecgemmOperation
  * Positions reported by ecgemm_get_last_error_arg: sgemm's (1 transa ... 13 ldc; the
  * pointer arrays take A's, B's and C's: 7, 9, 12), then 14 strideA, 15 strideB,
  * 16 strideC (negative, or C blocks that overlap), 17 batch_count (negative).
- * batch_count = 0, m = 0 or n = 0 return at once. On GPUs without the fused Tensor
- * Core family (before Hopper), batches run on the FP32 SIMT kernel in every mode.
+ * batch_count = 0, m = 0 or n = 0 return at once. The corrected modes run batches on
+ * Tensor Core kernels that split inside the CTA (mma.sync from sm_80, wgmma on Hopper);
+ * the one-pass modes and Markidis need Hopper's, and run on the FP32 SIMT kernel before it.
  */
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched(
     ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int m, int n, int k,

@@ -138,6 +138,8 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   //   2048 x 96^3          0.204 / 0.168   wgmma 0.207 / 0.214           [0.161]
   //   1024 x 128^3         0.138 / 0.113   wgmma 0.135 / 0.124           [0.135]
   //   512 x 256^3          0.442 / 0.337   wgmma 0.381 / 0.342           [0.388]
+  // (The kernel's fourth version; the fifth, one FP32 stage and four CTAs an SM, ran the
+  // same shapes 0-20% faster, never slower: probe_v5_one_stage.txt. The rule stands.)
   // So halfhalf takes it for a side of C at most 64 and for C at most 512 wide (batches:
   // products at most 128 wide); tf32tf32, whose TF32 mma.sync runs at half FP16's rate,
   // for C at most 384 wide and a side at most 64 that the wgmma fused family does not

@@ -1,8 +1,8 @@
 // The fused mma.sync family (sm_80 and newer; sm80_fused.hpp). A CTA of four warps owns
 // a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels of op(A)
 // and op(B)^T into shared memory in the caller's layout (its contiguous index stays
-// contiguous, so 16-byte chunks copy straight through, zero-filled at the edges; two
-// stages, the next in flight while this one is used); the CTA splits each value once
+// contiguous, so 16-byte chunks copy straight through, zero-filled at the edges; one
+// FP32 stage, refilled while the products of the previous one run); the CTA splits each value once
 // (split.cuh, bit for bit the plane family's split) into hi/lo K-major rows; the warps
 // read those with ldmatrix and issue three products per fragment pair as
 // sm80_tc_gemm.cu does: hi·hi with a zero accumulator, added by an FP32 add
@@ -11,7 +11,8 @@
 // (H200, 4096 x 64^3 tf32tf32, torch.bmm 0.093 ms: splitting in each warp as it read its
 // fragments, from FP32, split every value twice, 0.169 ms; splitting once but testing
 // each value for split.cuh's special cases inside the loop left ~6 branches a value,
-// 0.132; one test a run, as below, 0.095.)
+// 0.132; one test a run, as below, 0.095; one FP32 stage instead of two, which leaves room
+// for four CTAs an SM instead of three, 0.085: bench/results/mma-2026-11-23.)
 //
 // The tile is small on purpose: this family serves what the plane and wgmma families
 // cannot fill the GPU with (batches of small products; small outputs with a long k, by
@@ -35,9 +36,8 @@ namespace {
 
 constexpr int kTile = 64;  // rows and columns of C per CTA
 constexpr int kBK = 32;    // k per pipeline stage
-constexpr int kStages = 2;
 constexpr int kThreads = 128;  // 2 x 2 warps, each 32 x 32 of C
-constexpr int kCtasPerSm = 3;  // 72 KB of shared memory and < 170 registers a thread
+constexpr int kCtasPerSm = 4;  // 54 KB of shared memory (TF32) and <= 128 registers a thread
 constexpr int64_t kMinSplitK = 256;  // k per split: prologue and epilogue stay small
 // ... and at most this: 512 TF32 (256 FP16) k-steps, each added to the output's one FP32
 // accumulator (a 3-plane user workspace at 64 x 64 x 2^17, 43690 per split, gave 2.2x
@@ -79,7 +79,8 @@ struct Layout {
   using PA = Panel<kAKMajor>;
   using PB = Panel<kBKMajor>;
   static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
-  static constexpr int kSplitOffset = kStages * kStageFloats * 4;  // A_hi, B_hi, A_lo, B_lo
+  // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo.
+  static constexpr int kSplitOffset = kStageFloats * 4;
   static constexpr int kSmemBytes = kSplitOffset + 4 * Method<M>::kPlaneBytes;
 };
 
@@ -284,14 +285,12 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
   const int64_t k_end = min(args.k, k_begin + k_chunk);
   const int count = static_cast<int>((k_end - k_begin + kBK - 1) / kBK);
   const uint32_t smem0 = smem_address(smem), split = smem0 + L::kSplitOffset;
-  auto stage_floats = [&](int i) { return reinterpret_cast<const float*>(smem) + i % kStages * L::kStageFloats; };
   PanelLoader<PA> load_a(a, tile.m0, k_begin);
   PanelLoader<PB> load_b(b, tile.n0, k_begin);
-  auto load_stage = [&](int i) {  // stages are loaded in order
-    const uint32_t stage = smem0 + 4u * (i % kStages) * L::kStageFloats;
+  auto load_stage = [&](int i) {  // stages are loaded in order, into the one FP32 stage
     const int64_t k_left = k_end - k_begin - static_cast<int64_t>(i) * kBK;
-    load_a.load(stage, a.p, k_left, vec_a);
-    load_b.load(stage + 4 * PA::kFloats, b.p, k_left, vec_b);
+    load_a.load(smem0, a.p, k_left, vec_a);
+    load_b.load(smem0 + 4 * PA::kFloats, b.p, k_left, vec_b);
   };
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -308,14 +307,11 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
   cp_async_commit();
   for (int i = 0; i < count; ++i) {
     cp_async_wait<0>();
-    // Stage i landed for every thread; every warp is done with the split rows of i - 1
-    // and the slot that stage i + 1 refills.
-    __syncthreads();
-    if (i + 1 < count) load_stage(i + 1);
+    __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
+    split_stage<M, PA, PB>(reinterpret_cast<const float*>(smem), smem + L::kSplitOffset);
+    __syncthreads();  // the split rows are complete and the FP32 stage is free:
+    if (i + 1 < count) load_stage(i + 1);  // its refill runs beside this stage's products
     cp_async_commit();
-    split_stage<M, PA, PB>(stage_floats(i), smem + L::kSplitOffset);
-    __syncthreads();  // the split rows are complete
-    // Rolled: unrolled, ptxas hoists later steps' fragments into registers it lacks.
 #pragma unroll 1
     for (int step = 0; step < Method<M>::kSteps; ++step)
       mma_step<M>(acc, split, warp_m, warp_n, lane, step);

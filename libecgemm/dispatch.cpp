@@ -71,6 +71,11 @@ constexpr int64_t kMmaTf32Edge = 384;  // ... tf32tf32 and AUTO
 
 enum class Route { kSimt, kGemv, kPlanes, kFused, kMmaFused };
 
+// The most workspace a plan may ask for: a user workspace cannot grow.
+size_t workspace_cap(const ecgemmContext& ctx) {
+  return ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+}
+
 // ECGEMM_CORRECTED_ROUTE=tc|simt pins the corrected modes to the Tensor Cores or to
 // SIMT; ECGEMM_TC_KERNEL=fused|planes|mma picks the Tensor Core family (mma: the fused
 // mma.sync family, corrected modes only). Read per call (a getenv is noise next to a
@@ -110,8 +115,8 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   const Route tensor_cores = fused_ok && pinned_fused ? Route::kFused : Route::kPlanes;
   const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
   const bool mma_usable = corrected && sm80_fused_usable(*method, device_info(ctx));
-  const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
-  const bool mma_ok = mma_usable && plan_sm80_fused(args, device_info(ctx), cap).fits;
+  const bool mma_ok =
+      mma_usable && plan_sm80_fused(args, device_info(ctx), workspace_cap(ctx)).fits;
   // AUTO runs tf32tf32's products off the plane route (auto_method), so it takes their rule.
   const bool half_products = ctx.mode == ECGEMM_MODE_HALFHALF;
   const bool auto_mode = ctx.mode == ECGEMM_MODE_AUTO;
@@ -222,16 +227,14 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
     case Route::kSimt: {
       // A user workspace cannot grow: split k no further than its partials fit.
       // Batches are not split (their products fill the GPU).
-      const size_t cap = args.batch.batched()   ? 0
-                         : ctx.workspace_is_user ? ctx.workspace_bytes
-                                                 : SIZE_MAX;
+      const size_t cap = args.batch.batched() ? 0 : workspace_cap(ctx);
       const SimtPlan plan = plan_simt_fp32(args.m, args.n, args.k, dev, two_level, cap);
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;
       return from_cuda(launch_simt_fp32(args, plan, ctx.workspace, ctx.stream));
     }
     case Route::kGemv: {
-      const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+      const size_t cap = workspace_cap(ctx);
       const GemvPlan plan =
           plan_simt_gemv(args.m, args.n, args.k, simt_gemv_layout(args), dev, cap);
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
@@ -246,7 +249,7 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
       return from_cuda(launch_sm90_fused(method, args, plan, ctx.workspace, dev, ctx.stream));
     }
     case Route::kMmaFused: {
-      const size_t cap = ctx.workspace_is_user ? ctx.workspace_bytes : SIZE_MAX;
+      const size_t cap = workspace_cap(ctx);
       const MmaFusedPlan plan = plan_sm80_fused(args, dev, cap);
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;

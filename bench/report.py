@@ -25,8 +25,9 @@ THROUGHPUT_NOTE = ("Shapes m×k×n (A is m×k). × SGEMM = cuBLAS SGEMM time / m
                    "‖C − C_fp64‖_F / ‖C_fp64‖_F of the timed call's output, urand(−1, 1) inputs. Times are medians "
                    "of >= 10 CUDA-event samples; XLA's (JAX exposes no events) are host-clock samples around "
                    "block_until_ready, from a subprocess.")
-HOST_BOUND_NOTE = ("`†` host-bound: issuing one call (Python and launch) took >= 80% of its GPU time, so the time "
-                   "measures the caller's overhead as much as the kernel.")
+HOST_BOUND_NOTE = ("`†` host-bound: issuing one call (Python and launch) took >= 80% of its GPU time, so called "
+                   "back to back from Python it runs at the caller's pace; its samples were timed with a GPU sleep "
+                   "queued first (GPU time of back-to-back calls); results.json keeps the caller's cost (host_ms_per_call).")
 LEGEND = ("`!` flagged: the residual is far from the method's promise (see Flags); `✗` failed (NaN/Inf or error); "
           "`~` outside FP16's exponent range, a documented limit of FP16-operand methods.")
 

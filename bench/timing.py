@@ -87,14 +87,21 @@ def time_cuda(calls, budget_s, warmup_s):
     estimate = begin.elapsed_time(end) / len(calls)
     nxt = run(warmup_calls(estimate, warmup_s), nxt)
     per_batch, batches = plan_batches(estimate, budget_s)
+    # A caller slower than the GPU would time its own gaps; queue a GPU sleep longer than
+    # issuing the batch takes, so the calls run back to back and the events measure GPU time.
+    prefill = prefill_cycles(host_ms * per_batch) if host_ms >= HOST_BOUND_FRACTION * estimate else 0
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(batches)]
     for b, e in events:
+        if prefill:
+            torch.cuda._sleep(prefill)
         b.record()
         nxt = run(per_batch, nxt)
         e.record()
+        if prefill:
+            e.synchronize()   # the next sleep must start behind this batch, not pile up
     torch.cuda.synchronize()
-    return summarize([b.elapsed_time(e) / per_batch for b, e in events], per_batch, len(calls), "cuda-events",
-                     host_ms)
+    return summarize([b.elapsed_time(e) / per_batch for b, e in events], per_batch, len(calls),
+                     "cuda-events, queue prefilled" if prefill else "cuda-events", host_ms)
 
 
 def time_host(calls, wait, budget_s, warmup_s):
@@ -126,6 +133,12 @@ def time_host(calls, wait, budget_s, warmup_s):
 
 
 GPU_MS_PREFILL_CYCLES = 20_000_000  # ~10 ms of GPU sleep: longer than issuing a batch of calls
+GPU_CYCLES_PER_MS = 2_000_000       # an upper bound on Hopper's SM clock (1.98 GHz on the H200)
+
+
+def prefill_cycles(host_ms):
+    """GPU sleep cycles that outlast `host_ms` of issuing calls twice over (at least GPU_MS_PREFILL_CYCLES)."""
+    return max(GPU_MS_PREFILL_CYCLES, int(2 * host_ms * GPU_CYCLES_PER_MS))
 
 
 def gpu_ms(torch, call, batches=10, calls=5):

@@ -145,6 +145,17 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   //   512 x 256^3          0.442 / 0.337   wgmma 0.381 / 0.342           [0.388]
   // (The kernel's fourth version; the fifth, one FP32 stage and four CTAs an SM, ran the
   // same shapes 0-20% faster, never slower: probe_v5_one_stage.txt. The rule stands.)
+  // Those small squares were host-bound through the C ABI. In GPU time (the queue
+  // prefilled, tools/route_times.py, bench/results/small-2026-11-23; us, tf32tf32 /
+  // halfhalf), once this family reduced split-K in a cluster, with splits down to 32 of k:
+  //   m x k x n            mma.sync        planes          [cuBLAS SGEMM]
+  //   256 x 256 x 256       7.4 /  6.9     15.1 / 13.9     [8.2]
+  //   384 x 384 x 384      11.5 / 10.6     16.0 / 16.0     [11.0]
+  //   512 x 512 x 512      16.7 / 14.1     16.7 / 16.2     [14.2]
+  //   640 x 640 x 640      22.2 / 18.8     19.9 / 19.0     [23.8]
+  //   768 x 768 x 768      34.4 / 27.6     25.0 / 20.0     [34.3]
+  //   256 x 16384 x 256    59.1 / 45.8     59.2 / 39.3     [55.7]
+  // The rule stands (at 256 x 16384 x 256 halfhalf's planes are 14% faster: left).
   // So halfhalf takes it for a side of C at most 64 and for C at most 512 wide (batches:
   // products at most 128 wide); tf32tf32, whose TF32 mma.sync runs at half FP16's rate,
   // for C at most 384 wide and a side at most 64 that the wgmma fused family does not

@@ -15,9 +15,11 @@ if torch.cuda.get_device_capability()[0] < 8:
 CORRECTED = ["tf32tf32", "halfhalf", "auto"]  # AUTO runs tf32tf32's products on this family
 LAYOUTS = [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")]
 # One tile and less; ragged tiles; one k stage and a ragged last one; split-K (few tiles,
-# long k) with a ragged last split.
+# long k) with a ragged last split: on sm_90, 130 x 257 x 300 and 1 x 700 x 513 reduce 8
+# splits in a cluster, 300 x 390 x 1000 adds 15 through partials one thread an output,
+# the longer ones 16 and more through the grouped reduction.
 SHAPES = [(1, 1, 1), (64, 64, 64), (130, 257, 300), (1, 700, 513), (257, 129, 64 * 37 + 5),
-          (33, 40, 20000), (128, 128, 16384 + 17)]
+          (33, 40, 20000), (128, 128, 16384 + 17), (300, 390, 1000)]
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +55,7 @@ def test_batches(handle, form, mode, ta, tb, m, n, k, ld_pad):
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
-@pytest.mark.parametrize("m,n,k", [(40, 36, 50), (100, 70, 3000)])
+@pytest.mark.parametrize("m,n,k", [(40, 36, 50), (130, 200, 300), (100, 70, 3000)])
 def test_nan_inf_alpha_beta(handle, mode, m, n, k):
     check_nan_inf_alpha_beta(handle, mode, m, n, k)
 

@@ -14,7 +14,10 @@ namespace ecgemm::detail {
 struct MmaFusedPlan {
   int splits = 1;       // split-K factor (deterministic reduction); 1 for batches
   int64_t k_chunk = 0;  // k per split, a whole number of the kernel's k stage
-  size_t bytes = 0;     // workspace: splits planes of m x n partial sums
+  // sm_90: the splits (at most 8) of a tile form a cluster and add their sums in
+  // shared memory; no workspace, no reduction kernel.
+  bool cluster_reduce = false;
+  size_t bytes = 0;     // workspace: splits planes of m x n partial sums, unless clustered
   // Whether every split's k is short enough for the kernel's one FP32 accumulator per
   // output (a product added each k-step) to stay FP32-class: false where the workspace
   // cap (or a batch, which is not split) leaves longer ones; dispatch then goes elsewhere.

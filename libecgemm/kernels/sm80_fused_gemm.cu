@@ -17,6 +17,9 @@
 // The tile is small on purpose: this family serves what the plane and wgmma families
 // cannot fill the GPU with (batches of small products; small outputs with a long k, by
 // split-K), where a pass writing planes costs more than the products (dispatch.cpp).
+// Split-K reduces in a thread-block cluster on sm_90 where the splits fit one (no second
+// launch: it decides small products' GPU time), elsewhere through partials.
+#include <cooperative_groups.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -38,12 +41,17 @@ constexpr int kTile = 64;  // rows and columns of C per CTA
 constexpr int kBK = 32;    // k per pipeline stage
 constexpr int kThreads = 128;  // 2 x 2 warps, each 32 x 32 of C
 constexpr int kCtasPerSm = 4;  // 54 KB of shared memory (TF32) and <= 128 registers a thread
-constexpr int64_t kMinSplitK = 256;  // k per split: prologue and epilogue stay small
+// k per split, at least: one stage. Latency-bound small products want many short splits
+// (H200, GPU time, 256^3 tf32tf32: 32 -> 7.4 us, 64 -> 8.6, 256 -> 14.8; cuBLAS 8.2).
+constexpr int64_t kMinSplitK = 32;
 // ... and at most this: 512 TF32 (256 FP16) k-steps, each added to the output's one FP32
 // accumulator (a 3-plane user workspace at 64 x 64 x 2^17, 43690 per split, gave 2.2x
 // cuBLAS's residual; every plan within this bound stays at or below it, tests/).
 constexpr int64_t kMaxChunkK = 4096;
 constexpr int kMaxSplits = 4096;
+constexpr int64_t kClusterSplits = 8;  // the portable cluster size
+constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_sm80_fused)
+constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound below
 
 template <TcMethod M>
 struct Method {
@@ -264,12 +272,69 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int 
   }
 }
 
+// The value a fragment element stores: the promoted hi·hi sum plus the correction. An
+// infinite hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
+template <TcMethod M>
+__device__ __forceinline__ float finished(const Accumulators& acc, int mi, int ni, int x) {
+  const float v = acc.promoted[mi][ni][x];
+  return isinf(v) ? v : v + acc.correction[mi][ni][x] * Method<M>::kCorrScale;
+}
+
+// Split-K through a thread-block cluster (sm_90): the splits of a tile are one cluster
+// along z. Each CTA leaves its finished 64 x 64 sums in its own shared memory; after a
+// cluster barrier CTA r adds the r-th share of the tile over every CTA's sums, in split
+// order (deterministic), and stores it. No partials in global memory, no second launch:
+// at 256^3 the reduction kernel cost as much GPU time as the products.
+constexpr int kSumsPitch = kTile + 4;  // column pitch: lanes (g, t) hit banks 8t + g
+constexpr int kSumsBytes = kTile * kSumsPitch * 4;
+
+template <TcMethod M>
+__device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const GemmArgs& args,
+                                                  const Tile& tile, int64_t z, float* sums,
+                                                  int warp_m, int warp_n, int lane) {
+#if __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int g = lane / 4, t = lane % 4;
+  __syncthreads();  // the sums overwrite split rows the last products read
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int r = warp_m * 32 + mi * 16 + (x / 2) * 8 + g;
+        const int c = warp_n * 32 + ni * 8 + 2 * t + x % 2;
+        sums[c * kSumsPitch + r] = finished<M>(acc, mi, ni, x);
+      }
+  cluster.sync();  // every split's sums are in place (release / acquire)
+  const int splits = static_cast<int>(cluster.num_blocks());
+  const int rank = static_cast<int>(cluster.block_rank());
+  const int rows_left = static_cast<int>(min(args.m - tile.m0, int64_t(kTile)));
+  const int cols_left = static_cast<int>(min(args.n - tile.n0, int64_t(kTile)));
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  float* const c = batch_c(args, z) + tile.n0 * args.ldc + tile.m0;
+  const int first = kTile * kTile * rank / splits, last = kTile * kTile * (rank + 1) / splits;
+  for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
+    const int col = idx / kTile, row = idx % kTile;
+    if (row >= rows_left || col >= cols_left) continue;
+    float v = 0.0f;
+    for (int s = 0; s < splits; ++s) v += cluster.map_shared_rank(sums, s)[col * kSumsPitch + row];
+    store_epilogue(c + col * args.ldc + row, v, alpha, beta);
+  }
+  cluster.sync();  // no CTA leaves while another still reads its sums
+#else
+  __trap();  // never launched: cluster_reduce_usable requires an sm_90 image
+#endif
+}
+
 // grid: x output tiles, y products of the batch (from args.batch.first), z k splits
-// (each writes its m x n partial sums; a reduction adds them in order).
+// (a cluster that reduces in shared memory, or each writes its m x n partial sums and
+// a reduction kernel adds them in order).
 template <TcMethod M, bool kAKMajor, bool kBKMajor>
 __global__ void __launch_bounds__(kThreads, kCtasPerSm)
 sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
-                  float* partials) {
+                  float* partials, bool cluster_reduce) {
   using L = Layout<M, kAKMajor, kBKMajor>;
   using PA = typename L::PA;
   using PB = typename L::PB;
@@ -317,6 +382,9 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
       mma_step<M>(acc, split, warp_m, warp_n, lane, step);
   }
 
+  if (cluster_reduce)
+    return reduce_in_cluster<M>(acc, args, tile, z, reinterpret_cast<float*>(smem), warp_m,
+                                warp_n, lane);
   // Fragment (mi, ni) holds rows g, g + 8 and columns 2t, 2t + 1 of its 16 x 8 tile:
   // 4 row offsets and 8 column offsets from this thread's first element serve all 32.
   const bool direct = gridDim.z == 1;
@@ -342,9 +410,7 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
         for (int xr = 0; xr < 2; ++xr) {
           const int dr = mi * 16 + xr * 8;
           if (dr >= rows_left) continue;
-          float v = acc.promoted[mi][ni][2 * xr + xc];
-          // An infinite hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
-          if (!isinf(v)) v += acc.correction[mi][ni][2 * xr + xc] * Method<M>::kCorrScale;
+          const float v = finished<M>(acc, mi, ni, 2 * xr + xc);
           if (direct) store_epilogue(column + dr, v, alpha, beta);
           else column[dr] = v;
         }
@@ -355,6 +421,7 @@ template <TcMethod M, bool kAKMajor, bool kBKMajor>
 cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
   using L = Layout<M, kAKMajor, kBKMajor>;
+  static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
   auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
   static std::atomic<uint64_t> configured{0};
   cudaError_t err = once_per_device(configured, dev.ordinal,
@@ -366,11 +433,22 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
   for (part.batch.first = 0; part.batch.first < g.batch.count;
        part.batch.first += kMaxBatchPerLaunch) {
     const int64_t products = std::min(g.batch.count - part.batch.first, kMaxBatchPerLaunch);
-    const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), static_cast<unsigned>(products),
-                    static_cast<unsigned>(plan.splits));
-    kernel<<<grid, kThreads, L::kSmemBytes, stream>>>(part, tiles_m, tiles_n, plan.k_chunk,
-                                                      partials);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>(tiles_m * tiles_n),
+                          static_cast<unsigned>(products), static_cast<unsigned>(plan.splits));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = L::kSmemBytes;
+    config.stream = stream;
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = static_cast<unsigned>(plan.splits);
+    config.attrs = &cluster;
+    config.numAttrs = plan.cluster_reduce ? 1 : 0;
+    err = cudaLaunchKernelEx(&config, kernel, part, tiles_m, tiles_n, plan.k_chunk, partials,
+                             plan.cluster_reduce);
+    if (err != cudaSuccess) return err;
   }
   return cudaSuccess;
 }
@@ -394,6 +472,16 @@ bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev) {
   return (method == TcMethod::kTf32x3 || method == TcMethod::kHalfx3) && dev.cc_major >= 8;
 }
 
+// Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
+bool cluster_reduce_usable(const DeviceInfo& dev) {
+#if defined(ECGEMM_HAS_SM90A)
+  return dev.cc_major == 9 && dev.cc_minor == 0;
+#else
+  (void)dev;
+  return false;
+#endif
+}
+
 MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
   MmaFusedPlan p;
   p.k_chunk = round_up(g.k, kBK);
@@ -402,15 +490,33 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
   const int64_t tiles = ((g.m + kTile - 1) / kTile) * ((g.n + kTile - 1) / kTile);
   const int64_t resident = static_cast<int64_t>(dev.sm_count) * kCtasPerSm;
   const size_t plane_bytes = static_cast<size_t>(g.m * g.n) * 4;
-  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
   // Enough splits to fill the GPU (none shorter than kMinSplitK) or to keep each within
-  // kMaxChunkK, whichever is more; as many as the partials' room allows.
-  const int64_t fill = std::min(resident / tiles, g.k / kMinSplitK);
-  const int64_t want = std::min(std::max(fill, (g.k + kMaxChunkK - 1) / kMaxChunkK), fit);
+  // kMaxChunkK, whichever is more.
+  const int64_t needed = (g.k + kMaxChunkK - 1) / kMaxChunkK;
+  int64_t want = std::max(std::min(resident / tiles, g.k / kMinSplitK), needed);
+  if (want > 1 && cluster_reduce_usable(dev)) {
+    // A cluster launch kept about two CTAs an SM resident (H200: 512 CTAs in clusters of
+    // 4 ran 205 us where the same splits through partials took 148 + 20), so clusters
+    // take all the splits where that room holds them, and down to half of them only on
+    // products small enough to be latency-bound, where a reduction kernel's launch
+    // costs more than the CTAs left out (512^3 halfhalf: 4 splits in clusters 13.0 us,
+    // 8 through partials 10.4 + 9.4 before the reduction was rewritten).
+    const int64_t room = std::max<int64_t>(1, kClusterCtasPerSm * dev.sm_count / tiles);
+    const int64_t splits = std::min({want, kClusterSplits, room});
+    const bool small = g.m * g.n * g.k <= kClusterMaxMacs && 2 * splits >= want;
+    if (splits >= 2 && splits >= needed && (splits == want || small)) {
+      want = splits;
+      p.cluster_reduce = true;
+    }
+  }
+  // Partials: as many as the room allows (a capped user workspace).
+  if (!p.cluster_reduce)
+    want = std::min<int64_t>(want, std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
   if (want > 1) {
     p.k_chunk = round_up((g.k + want - 1) / want, kBK);
     p.splits = static_cast<int>((g.k + p.k_chunk - 1) / p.k_chunk);
-    p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
+    p.cluster_reduce = p.cluster_reduce && p.splits > 1;
+    p.bytes = p.cluster_reduce ? 0 : static_cast<size_t>(p.splits) * plane_bytes;
   }
   p.fits = p.k_chunk <= kMaxChunkK;
   return p;
@@ -424,7 +530,7 @@ cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFu
     err = launch_method<TcMethod::kTf32x3>(args, plan, partials, dev, stream);
   else if (method == TcMethod::kHalfx3)
     err = launch_method<TcMethod::kHalfx3>(args, plan, partials, dev, stream);
-  if (err != cudaSuccess || plan.splits == 1) return err;
+  if (err != cudaSuccess || plan.splits == 1 || plan.cluster_reduce) return err;
   return launch_partials_reduce(args, partials, plan.splits, stream);
 }
 

@@ -297,7 +297,7 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(planes, tiles_m, tiles_n, per_split,
                                                        k_tiles, args, partials, w.m_pad, w.n_pad);
   if ((err = cudaGetLastError()) != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, dev, stream);
+  return launch_splitk_reduce(args, w, ws, stream);
 }
 
 template <TcMethod M>

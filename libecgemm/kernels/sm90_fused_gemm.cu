@@ -27,6 +27,7 @@
 #include "sm90_fused.hpp"
 #include "sm90_ptx.cuh"
 #include "sm90_tensor_map.hpp"
+#include "splitk_plan.hpp"
 #include "tc_tile.cuh"
 
 namespace ecgemm::detail {
@@ -487,7 +488,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   partials.n_pad = args.n;
   partials.splits = plan.splits;
   partials.partials = 0;
-  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), dev, stream);
+  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), stream);
 }
 
 }  // namespace
@@ -508,7 +509,8 @@ bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev) {
 
 // Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with
 // that side on the tile's rows (the call is swapped when it is n). Split-K only for
-// single products that leave SMs idle, with at least 8 stages per split.
+// single products that leave SMs idle, with at least 8 stages per split, as many as
+// finish soonest in whole waves (wave_splits).
 FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev) {
   constexpr int64_t kMinStagesPerSplit = 8;
   FusedPlan plan;
@@ -520,10 +522,9 @@ FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInf
   const int64_t units_per_stage = uses_half(method) ? 2 : 1;
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
-  if (!args.batch.batched() && tiles < dev.sm_count) {
-    const int64_t want = (dev.sm_count + tiles - 1) / tiles;
-    splits = std::max<int64_t>(1, std::min({want, stages / kMinStagesPerSplit, int64_t(65535)}));
-  }
+  if (!args.batch.batched())  // one CTA an SM (shared memory)
+    splits = wave_splits(tiles, dev.sm_count,
+                         std::min(stages / kMinStagesPerSplit, int64_t(65535)));
   const int64_t stages_per_split = (stages + splits - 1) / splits;
   plan.splits = static_cast<int>((stages + stages_per_split - 1) / stages_per_split);
   plan.units_per_split = stages_per_split * units_per_stage;

@@ -305,7 +305,7 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
   if (!describe<M>(args, w, ws, &maps, &p)) return cudaErrorInvalidValue;
   const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, dev, stream);
+  return launch_splitk_reduce(args, w, ws, stream);
 }
 
 }  // namespace
@@ -354,9 +354,9 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
   sm90_tc_auto_kernel<<<grid, kThreadsSm90, kSmem, stream>>>(half_maps, half_p, tf32_maps, tf32_p);
   if ((err = cudaGetLastError()) != cudaSuccess) return err;
   // Each reduction returns at once unless its route was taken.
-  if (half.splits > 1 && (err = launch_splitk_reduce(scaled, half, ws, dev, stream)) != cudaSuccess)
+  if (half.splits > 1 && (err = launch_splitk_reduce(scaled, half, ws, stream)) != cudaSuccess)
     return err;
-  if (tf32.splits > 1) return launch_splitk_reduce(fallback, tf32, ws, dev, stream);
+  if (tf32.splits > 1) return launch_splitk_reduce(fallback, tf32, ws, stream);
   return cudaSuccess;
 }
 

@@ -10,17 +10,42 @@
 namespace ecgemm::detail {
 namespace {
 
-__global__ void reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
-                                     int64_t n_pad, GemmArgs args) {
+// Both reductions of few splits walk C as a 2-D grid: x over blocks of rows (coalesced
+// in the column-major planes), y over columns; a flat index split by 64-bit division
+// per element made them compute-bound (1024^3, two planes: 7.9 us, and 33 us for the
+// grouped kernel below).
+constexpr int kColumnThreads = 256;
+constexpr int64_t kMaxGridY = 65535;
+
+dim3 column_grid(int64_t m, int64_t n) {
+  return dim3(static_cast<unsigned>((m + kColumnThreads - 1) / kColumnThreads),
+              static_cast<unsigned>(std::min(n, kMaxGridY)));
+}
+
+__global__ void __launch_bounds__(kColumnThreads)
+reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
+                     int64_t n_pad, GemmArgs args) {
   if (route_skipped(args.scale)) return;  // AUTO: the other route runs
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  const int64_t total = args.m * args.n;
-  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t row = idx % args.m, col = idx / args.m;
+  const int64_t row = blockIdx.x * static_cast<int64_t>(kColumnThreads) + threadIdx.x;
+  if (row >= args.m) return;
+  for (int64_t col = blockIdx.y; col < args.n; col += gridDim.y) {
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s) sum += partials[s * m_pad * n_pad + col * m_pad + row];
     store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, sum), alpha, beta);
+  }
+}
+
+__global__ void __launch_bounds__(kColumnThreads)
+reduce_partials_columns_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  const int64_t plane = args.m * args.n;
+  const int64_t row = blockIdx.x * static_cast<int64_t>(kColumnThreads) + threadIdx.x;
+  if (row >= args.m) return;
+  for (int64_t col = blockIdx.y; col < args.n; col += gridDim.y) {
+    float sum = 0.0f;
+    for (int s = 0; s < splits; ++s) sum += partials[s * plane + col * args.m + row];
+    store_epilogue(args.c + col * args.ldc + row, sum, alpha, beta);
   }
 }
 
@@ -58,16 +83,23 @@ reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs 
 }  // namespace
 
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, const char* ws,
-                                 const DeviceInfo& dev, cudaStream_t stream) {
-  const int64_t total = args.m * args.n;
-  const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * dev.sm_count));
-  reduce_splits_kernel<<<blocks, 256, 0, stream>>>(reinterpret_cast<const float*>(ws + w.partials),
-                                                   w.splits, w.m_pad, w.n_pad, args);
+                                 cudaStream_t stream) {
+  reduce_splits_kernel<<<column_grid(args.m, args.n), kColumnThreads, 0, stream>>>(
+      reinterpret_cast<const float*>(ws + w.partials), w.splits, w.m_pad, w.n_pad, args);
   return cudaGetLastError();
 }
 
+// Few splits: one thread an output adds them all; many splits of a small output: the
+// grouped kernel spreads each output's planes over eight warps.
+constexpr int kGroupedSplits = 16;
+
 cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
                                    cudaStream_t stream) {
+  if (splits < kGroupedSplits) {
+    reduce_partials_columns_kernel<<<column_grid(args.m, args.n), kColumnThreads, 0, stream>>>(
+        partials, splits, args);
+    return cudaGetLastError();
+  }
   const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
   if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
   reduce_partials_kernel<<<static_cast<unsigned>(blocks), kReduceThreads, 0, stream>>>(

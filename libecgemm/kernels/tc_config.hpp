@@ -94,7 +94,7 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
 
 // Adds the split-K partial planes in a fixed order and applies alpha, beta.
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
-                                 const char* workspace, const DeviceInfo& dev, cudaStream_t stream);
+                                 const char* workspace, cudaStream_t stream);
 
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,

@@ -1,6 +1,7 @@
 // Workspace planning for the Tensor Core family (host code).
 #include <algorithm>
 
+#include "splitk_plan.hpp"
 #include "tc_config.hpp"
 
 namespace ecgemm::detail {
@@ -13,13 +14,11 @@ TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k,
   w.m_pad = round_up(m, kTileM);
   w.n_pad = round_up(n, kTileN);
   w.k_pad = round_up(k, kPadKBytes / static_cast<int64_t>(element_bytes(method)));
-  // Split K when the output tiles alone cannot fill the GPU; keep >= 8 k-tiles each.
+  // Split K when the output tiles alone cannot fill the GPU (one CTA an SM, whole
+  // waves: wave_splits); keep >= 8 k-tiles each.
   const int64_t tiles = (w.m_pad / kTileM) * (w.n_pad / kTileN);
   const int64_t k_tiles = w.k_pad / k_align;
-  if (tiles < dev.sm_count) {
-    const int64_t want = (dev.sm_count + tiles - 1) / tiles;
-    w.splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(want, k_tiles / 8)));
-  }
+  w.splits = static_cast<int>(wave_splits(tiles, dev.sm_count, k_tiles / 8));
   const size_t plane_a = static_cast<size_t>(w.m_pad * w.k_pad) * element_bytes(method);
   const size_t plane_b = static_cast<size_t>(w.n_pad * w.k_pad) * element_bytes(method);
   size_t off = 0;

@@ -1,0 +1,29 @@
+// How many K splits a kernel family with one CTA per output tile should use (host code).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace ecgemm::detail {
+
+// The split count in [1, max_splits] that finishes `tiles` output tiles soonest when
+// `slots` CTAs run at once and each CTA's time is proportional to its share of K:
+// waves(s) / s. Rounding the SMs per tile up instead can leave a second, partly empty
+// wave: 64 tiles on 132 SMs took 3 splits (192 CTAs, two waves of a third of K each)
+// where 2 splits finish in one wave of half of K. Splits cost partials, a reduction
+// and a prologue per CTA that the model leaves out, so it looks no further than twice
+// the SMs per tile and takes the fewest splits within 5% of the best.
+inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits) {
+  if (tiles <= 0 || slots <= 0 || tiles >= slots) return 1;
+  const int64_t last = std::min(max_splits, 2 * ((slots + tiles - 1) / tiles));
+  auto cost = [&](int64_t s) {
+    return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
+  };
+  double best = 1.0;  // one split: one wave (tiles < slots) over all of K
+  for (int64_t s = 2; s <= last; ++s) best = std::min(best, cost(s));
+  for (int64_t s = 1; s <= last; ++s)
+    if (cost(s) <= 1.05 * best) return s;
+  return 1;
+}
+
+}  // namespace ecgemm::detail

@@ -10,9 +10,9 @@
 namespace ecgemm::detail {
 namespace {
 
-// Both reductions of few splits walk C as a 2-D grid: x over blocks of rows (coalesced
+// The reduction of few splits walks C as a 2-D grid: x over blocks of rows (coalesced
 // in the column-major planes), y over columns; a flat index split by 64-bit division
-// per element made them compute-bound (1024^3, two planes: 7.9 us, and 33 us for the
+// per element made it compute-bound (1024^3, two planes: 7.9 us, and 33 us for the
 // grouped kernel below).
 constexpr int kColumnThreads = 256;
 constexpr int64_t kMaxGridY = 65535;
@@ -33,19 +33,6 @@ reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_p
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s) sum += partials[s * m_pad * n_pad + col * m_pad + row];
     store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, sum), alpha, beta);
-  }
-}
-
-__global__ void __launch_bounds__(kColumnThreads)
-reduce_partials_columns_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
-  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  const int64_t plane = args.m * args.n;
-  const int64_t row = blockIdx.x * static_cast<int64_t>(kColumnThreads) + threadIdx.x;
-  if (row >= args.m) return;
-  for (int64_t col = blockIdx.y; col < args.n; col += gridDim.y) {
-    float sum = 0.0f;
-    for (int s = 0; s < splits; ++s) sum += partials[s * plane + col * args.m + row];
-    store_epilogue(args.c + col * args.ldc + row, sum, alpha, beta);
   }
 }
 
@@ -96,8 +83,9 @@ constexpr int kGroupedSplits = 16;
 cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
                                    cudaStream_t stream) {
   if (splits < kGroupedSplits) {
-    reduce_partials_columns_kernel<<<column_grid(args.m, args.n), kColumnThreads, 0, stream>>>(
-        partials, splits, args);
+    // Unpadded planes: the plane route's reduction with m x n planes (no AUTO scaling here).
+    reduce_splits_kernel<<<column_grid(args.m, args.n), kColumnThreads, 0, stream>>>(
+        partials, splits, args.m, args.n, args);
     return cudaGetLastError();
   }
   const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;

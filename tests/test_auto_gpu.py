@@ -36,26 +36,31 @@ def as_int(x):
     return x.contiguous().view(torch.int32)
 
 
-@pytest.mark.parametrize("exp_type", [1, 2, 3, 4])
-@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "N"), ("N", "T"), ("T", "T")])
-def test_exponent_types_route_bits_and_residual(handle, monkeypatch, exp_type, ta, tb):
-    m, k, n = 256, 1024, 256
-    # The plane route, where AUTO scales, for AUTO and for its twin below (dispatch sends
-    # a halfhalf product this small to the fused mma.sync family).
+def auto_and_twin(h, monkeypatch, exp_type, ta, tb, m, k, n):
+    """AUTO on exponent-type data, and its twin: the route the model picks (halfhalf, or
+    tf32tf32 on fall-back data) run on the model's scaled operands and scaled back."""
+    # The plane route, where AUTO scales, for AUTO and for its twin (dispatch sends a
+    # halfhalf product this small to the fused mma.sync family).
     monkeypatch.setenv("ECGEMM_TC_KERNEL", "planes")
     a_host, b_host = (numerics.exp_rand(s, *r, rng) for s, r, rng in
                       zip(((m, k), (k, n)), EXP_TYPES[exp_type], (exp_type, exp_type + 10)))
     choice = numerics.auto_choice(a_host, b_host)
     assert choice.fallback == (exp_type in (2, 4))
     a, b = operands(ta, tb, a_host, b_host, pad=exp_type % 2, offset=exp_type % 2)
-    got = run(handle, "auto", ta, tb, a, b, m, n, k).view()
-    # The route the model picks (halfhalf, or tf32tf32 on fall-back data), run on the
-    # model's scaled operands and scaled back: the same bits as the device's choice.
+    got = run(h, "auto", ta, tb, a, b, m, n, k).view()
     a_s, b_s = numerics.auto.scaled_operands(a_host, b_host, choice)
     sa, sb = operands(ta, tb, a_s, b_s)
-    scaled = run(handle, choice.mode, ta, tb, sa, sb, m, n, k).view().cpu().numpy()
+    scaled = run(h, choice.mode, ta, tb, sa, sb, m, n, k).view().cpu().numpy()
     twin = torch.from_numpy(numerics.auto.unscale(scaled, choice)).cuda()
-    assert torch.equal(as_int(got), as_int(twin))
+    return got, twin, choice, a_host, b_host
+
+
+@pytest.mark.parametrize("exp_type", [1, 2, 3, 4])
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "N"), ("N", "T"), ("T", "T")])
+def test_exponent_types_route_bits_and_residual(handle, monkeypatch, exp_type, ta, tb):
+    m, k, n = 256, 1024, 256
+    got, twin, choice, a_host, b_host = auto_and_twin(handle, monkeypatch, exp_type, ta, tb, m, k, n)
+    assert torch.equal(as_int(got), as_int(twin))  # the device's choice is the model's
     ref = torch.from_numpy(a_host.astype(np.float64) @ b_host.astype(np.float64)).cuda()
     opa = torch.from_numpy(a_host).cuda()
     opb = torch.from_numpy(b_host).cuda()
@@ -65,8 +70,18 @@ def test_exponent_types_route_bits_and_residual(handle, monkeypatch, exp_type, t
     assert res <= (1.25 * res_cublas if choice.fallback else res_cublas), (res, res_cublas)
 
 
+@pytest.mark.parametrize("exp_type", [1, 4])
+def test_more_tiles_than_ctas_same_bits_as_the_plain_route(handle, monkeypatch, exp_type):
+    """AUTO's persistent CTAs (sm_90) take several tiles each (16 x 17 tiles here, more
+    than an H100's or H200's SMs): the same bits as the plain kernels' one tile a CTA."""
+    got, twin, _, _, _ = auto_and_twin(handle, monkeypatch, exp_type, "N", "T", 2048, 384, 2176)
+    assert torch.isfinite(got).all(), "unwritten or NaN elements in C"
+    assert torch.equal(as_int(got), as_int(twin))
+
+
 @pytest.mark.parametrize("data", ["urand", "positive"])
-@pytest.mark.parametrize("m,n,k", [(256, 256, 1024), (1000, 700, 3000), (256, 384, 65536)])
+@pytest.mark.parametrize("m,n,k", [(256, 256, 1024), (1000, 700, 3000), (256, 384, 65536),
+                                   (2048, 2048, 512)])
 def test_uniform_data_at_least_as_accurate_as_cublas(handle, data, m, n, k):
     rng = np.random.default_rng(m + k)
     a_host = rng.uniform(-1, 1, (m, k)).astype(np.float32)

@@ -57,26 +57,27 @@ def test_split_k_and_long_k(handle, mode, ta, tb, m, n, k, positive):
 
 
 @pytest.mark.parametrize("mode", FP32_CLASS)
-@pytest.mark.parametrize("m,n,k", [(1, 300, 50), (300, 2, 40000)])
-def test_alpha_beta_and_alpha_zero(handle, mode, m, n, k):
-    a, b = make_problem("T", "N", m, n, k, pad=1, offset=1, seed=7)
+@pytest.mark.parametrize("ta,tb", [("T", "N"), ("N", "T")])
+@pytest.mark.parametrize("m,n,k", [(1, 300, 50), (300, 2, 40000), (2, 4100, 1500)])
+def test_alpha_beta_and_alpha_zero(handle, mode, ta, tb, m, n, k):
+    a, b = make_problem(ta, tb, m, n, k, pad=1, offset=1, seed=7)
     c0 = torch.rand((m, n), device="cuda") - 0.5
     c = ColMajor(c0, m + 1, offset=3)
-    assert sgemm(handle, mode, "T", "N", m, n, k, -1.5, a, b, 0.75, c) == 0
-    ref = -1.5 * (a.view().t().double() @ b.view().double()) + 0.75 * c0.double()
+    assert sgemm(handle, mode, ta, tb, m, n, k, -1.5, a, b, 0.75, c) == 0
+    ref = -1.5 * (op(a.view(), ta).double() @ op(b.view(), tb).double()) + 0.75 * c0.double()
     assert rel(c.view(), ref) < 1e-6
     # alpha = 0: A and B are not referenced (a NaN there must not show), C = beta * C
     a.view()[0, 0] = NAN
     before = c.view().clone()
-    assert sgemm(handle, mode, "T", "N", m, n, k, 0.0, a, b, 2.0, c) == 0
+    assert sgemm(handle, mode, ta, tb, m, n, k, 0.0, a, b, 2.0, c) == 0
     assert torch.equal(c.view(), 2.0 * before)
     c.view().fill_(NAN)  # beta = 0: C is not read
-    assert sgemm(handle, mode, "T", "N", m, n, k, 0.0, a, b, 0.0, c) == 0
+    assert sgemm(handle, mode, ta, tb, m, n, k, 0.0, a, b, 0.0, c) == 0
     assert torch.equal(c.view(), torch.zeros_like(c0))
 
 
 @pytest.mark.parametrize("mode", FP32_CLASS)
-@pytest.mark.parametrize("m,n,k", [(1, 40, 50), (2, 100, 40000), (64, 3, 40000)])
+@pytest.mark.parametrize("m,n,k", [(1, 40, 50), (2, 100, 40000), (64, 3, 40000), (4100, 2, 1500)])
 def test_nan_inf_like_sgemm_and_deterministic(handle, mode, m, n, k):
     a, b = make_problem("N", "N", m, n, k, seed=5)
     a.view().abs_()

@@ -3,6 +3,8 @@
 // are two atomicMax words per row: max|x|, and ~min|x| over non-zero x (a cleared word
 // means "no non-zero element"). NaN and Inf have bit patterns above every finite value.
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 
 #include "auto_scale.hpp"
 
@@ -40,20 +42,20 @@ struct Extremes {
 // k of its range congruent to w modulo kWarps; the warps' extremes meet in shared
 // memory, so each row costs one pair of atomics per block, not per thread.
 template <int kRows>
-__global__ void __launch_bounds__(kThreads)
-stats_along_rows_kernel(Operand op, int64_t k, int64_t k_chunk, unsigned* stats) {
+__device__ __forceinline__ void stats_along_rows(const Operand& op, int64_t k, int64_t k_chunk,
+                                                 unsigned* stats, int64_t bx, int64_t by) {
   constexpr int kRowsPerBlock = 32 * kRows;
   __shared__ unsigned top[kWarps][kRowsPerBlock], bottom[kWarps][kRowsPerBlock];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + kRows * lane;
-  const int64_t kb = blockIdx.y * k_chunk, ke = std::min(k, kb + k_chunk);
+  const int64_t r0 = bx * kRowsPerBlock + kRows * lane;
+  const int64_t kb = by * k_chunk, ke = std::min(k, kb + k_chunk);
   const float* p = op.p + r0;
   Extremes e[kRows];
   bool whole = false;
   if constexpr (kRows == 4) {
     whole = r0 + 3 < op.rows;
     if (whole) {
-#pragma unroll 4
+#pragma unroll 8
       for (int64_t kk = kb + warp; kk < ke; kk += kWarps) {
         const float4 v = __ldg(reinterpret_cast<const float4*>(p + kk * op.stride_k));
         e[0].add(v.x);
@@ -76,7 +78,7 @@ stats_along_rows_kernel(Operand op, int64_t k, int64_t k_chunk, unsigned* stats)
   }
   __syncthreads();
   for (int x = threadIdx.x; x < kRowsPerBlock; x += kThreads) {
-    const int64_t r = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + x;
+    const int64_t r = bx * kRowsPerBlock + x;
     if (r >= op.rows) continue;
     Extremes all;
     for (int w = 0; w < kWarps; ++w) {
@@ -89,17 +91,17 @@ stats_along_rows_kernel(Operand op, int64_t k, int64_t k_chunk, unsigned* stats)
 
 // k contiguous in memory: warp w of block b owns row 8 b + w, lanes along k (16 bytes
 // each where the row is aligned).
-__global__ void __launch_bounds__(kThreads)
-stats_along_k_kernel(Operand op, int64_t k, int64_t k_chunk, unsigned* stats) {
+__device__ __forceinline__ void stats_along_k(const Operand& op, int64_t k, int64_t k_chunk,
+                                              unsigned* stats, int64_t bx, int64_t by) {
   const int lane = threadIdx.x % 32;
-  const int64_t r = static_cast<int64_t>(blockIdx.x) * kWarps + threadIdx.x / 32;
+  const int64_t r = bx * kWarps + threadIdx.x / 32;
   if (r >= op.rows) return;  // whole warps
-  const int64_t kb = blockIdx.y * k_chunk, ke = std::min(k, kb + k_chunk);
+  const int64_t kb = by * k_chunk, ke = std::min(k, kb + k_chunk);
   const float* row = op.p + r * op.stride_r;
   Extremes e;
   int64_t kk = kb;
   if (reinterpret_cast<uintptr_t>(row + kb) % 16 == 0) {
-#pragma unroll 4
+#pragma unroll 8
     for (; kk + 128 <= ke; kk += 128) {
       const float4 v = __ldg(reinterpret_cast<const float4*>(row + kk) + lane);
       e.add(v.x);
@@ -112,6 +114,33 @@ stats_along_k_kernel(Operand op, int64_t k, int64_t k_chunk, unsigned* stats) {
   e.max_bits = __reduce_max_sync(0xffffffffu, e.max_bits);
   e.min_bits = __reduce_min_sync(0xffffffffu, e.min_bits);
   if (lane == 0) e.publish(stats + 2 * r);
+}
+
+// One operand's share of the statistics launch: blocks_x x (blocks / blocks_x) blocks
+// of one layout.
+enum class Layout { kRowsWide, kRows, kAlongK };
+struct StatsJob {
+  Operand op;
+  int64_t k, k_chunk;
+  unsigned* stats;
+  int64_t blocks_x, blocks;
+  Layout layout;
+};
+
+__device__ __forceinline__ void run_stats_block(const StatsJob& job, int64_t id) {
+  const int64_t bx = id % job.blocks_x, by = id / job.blocks_x;
+  switch (job.layout) {
+    case Layout::kRowsWide: stats_along_rows<4>(job.op, job.k, job.k_chunk, job.stats, bx, by); break;
+    case Layout::kRows: stats_along_rows<1>(job.op, job.k, job.k_chunk, job.stats, bx, by); break;
+    case Layout::kAlongK: stats_along_k(job.op, job.k, job.k_chunk, job.stats, bx, by); break;
+  }
+}
+
+// Both operands in one launch: A's blocks, then B's (one launch fewer, and B's first
+// blocks fill A's tail).
+__global__ void __launch_bounds__(kThreads) stats_kernel(StatsJob a, StatsJob b) {
+  if (blockIdx.x < a.blocks) run_stats_block(a, blockIdx.x);
+  else run_stats_block(b, blockIdx.x - a.blocks);
 }
 
 // The unbiased binary exponent of a positive finite non-zero float given by its bits.
@@ -142,23 +171,23 @@ decide_kernel(const unsigned* stats_a, const unsigned* stats_b, int64_t m, int64
   if (wants != kAutoScaledRoute) atomicMax(route, wants);  // unscaled outranks wide
 }
 
-cudaError_t launch_stats(const Operand& op, int64_t k, unsigned* stats, const DeviceInfo& dev,
-                         cudaStream_t stream) {
-  // Enough blocks for DRAM (8 per SM), each keeping at least a few loads per thread.
+// One operand's blocks: enough for DRAM (8 per SM), each keeping at least a few loads
+// per thread. The pass reads both operands at the rate a plain reduction reaches (H200,
+// 4096^3: 38 us for 128 MiB, 3.5 TB/s; torch.amax of 64 MiB 2.9 TB/s, of 256 MiB 3.9;
+// 2, 4, 8 or 16 blocks an SM and an L2::256B prefetch hint all ran within 1 us of it,
+// bench/results/auto-2026-11-23-persistent).
+StatsJob plan_stats(const Operand& op, int64_t k, unsigned* stats, const DeviceInfo& dev) {
   const int64_t target = static_cast<int64_t>(dev.sm_count) * 8;
   const bool along_rows = op.stride_r == 1;
   const bool wide = along_rows && reinterpret_cast<uintptr_t>(op.p) % 16 == 0 && op.stride_k % 4 == 0;
   const int64_t per_block = along_rows ? 32 * (wide ? 4 : 1) : kWarps;
   const int64_t min_chunk = along_rows ? 128 : 1024;
-  const int64_t blocks = (op.rows + per_block - 1) / per_block;
-  const int64_t splits = std::clamp<int64_t>((target + blocks - 1) / blocks, 1,
-                                             std::max<int64_t>(1, std::min<int64_t>(k / min_chunk, 65535)));
+  const int64_t blocks_x = (op.rows + per_block - 1) / per_block;
+  const int64_t splits = std::clamp<int64_t>((target + blocks_x - 1) / blocks_x, 1,
+                                             std::max<int64_t>(1, k / min_chunk));
   const int64_t chunk = ((k + splits - 1) / splits + 127) / 128 * 128;  // 16-byte runs stay aligned
-  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>((k + chunk - 1) / chunk));
-  if (wide) stats_along_rows_kernel<4><<<grid, kThreads, 0, stream>>>(op, k, chunk, stats);
-  else if (along_rows) stats_along_rows_kernel<1><<<grid, kThreads, 0, stream>>>(op, k, chunk, stats);
-  else stats_along_k_kernel<<<grid, kThreads, 0, stream>>>(op, k, chunk, stats);
-  return cudaGetLastError();
+  const Layout layout = wide ? Layout::kRowsWide : along_rows ? Layout::kRows : Layout::kAlongK;
+  return {op, k, chunk, stats, blocks_x, blocks_x * ((k + chunk - 1) / chunk), layout};
 }
 
 constexpr size_t kAlign = 256;
@@ -192,8 +221,10 @@ cudaError_t launch_auto_scale(const GemmArgs& g, const AutoScaleLayout& w, char*
   auto* stats_b = reinterpret_cast<unsigned*>(ws + w.stats_b);
   const Operand a{g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
   const Operand b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
-  if ((err = launch_stats(a, g.k, stats_a, dev, stream)) != cudaSuccess) return err;
-  if ((err = launch_stats(b, g.k, stats_b, dev, stream)) != cudaSuccess) return err;
+  const StatsJob job_a = plan_stats(a, g.k, stats_a, dev), job_b = plan_stats(b, g.k, stats_b, dev);
+  if (job_a.blocks + job_b.blocks > INT32_MAX) return cudaErrorInvalidValue;
+  stats_kernel<<<static_cast<unsigned>(job_a.blocks + job_b.blocks), kThreads, 0, stream>>>(job_a, job_b);
+  if ((err = cudaGetLastError()) != cudaSuccess) return err;
   const int64_t total = g.m + g.n;
   decide_kernel<<<static_cast<unsigned>((total + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
       stats_a, stats_b, g.m, g.n, reinterpret_cast<int*>(ws + w.row_exp),

@@ -10,7 +10,10 @@
 // (A one-launch variant, the splits as one sm_90 thread-block cluster adding through
 // shared memory, was measured and not kept: at most 8 splits leave one short wave on
 // large shapes. H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1
-// 1.01 -> 0.95, 2 x 4096 x 4096 2.28 -> 2.63; bench/results/gemv-2026-11-23.)
+// 1.01 -> 0.95, 2 x 4096 x 4096 2.28 -> 2.63; bench/results/gemv-2026-11-23. Nor was one
+// output per lane with a 32-warp block along k and no split, 128 bytes a warp and row:
+// 1 x 4096 x 4096 22.1 -> 26.3 us, 1 x 16384 x 16384 252 -> 341 us in GPU time;
+// bench/results/auto-2026-11-23-persistent/experiments.)
 #include <algorithm>
 
 #include "simt_gemv.hpp"

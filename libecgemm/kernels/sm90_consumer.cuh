@@ -54,11 +54,14 @@ struct StageDescs {
   }
 };
 
-// Runs `count` stages. stage(i) gives the layout of ring slot i % kStages; full/empty
-// are the slots' mbarriers (8 bytes apart). One arrival per consumer warp frees a slot.
+// Runs `count` stages, the ring's slices seq0 .. seq0 + count - 1 (a persistent CTA's
+// tiles continue one sequence). stage(s) gives the layout of ring slot s; full/empty are
+// the slots' mbarriers (8 bytes apart). One arrival per consumer warp frees a slot; the
+// last slice's slot is freed only with release_last (a CTA that takes another tile).
 template <TcMethod M, int kStages, typename StageOf>
 __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageOf stage,
-                                        uint32_t full, uint32_t empty, int consumer) {
+                                        uint32_t full, uint32_t empty, int consumer,
+                                        uint64_t seq0 = 0, bool release_last = false) {
   constexpr Scheme kScheme = scheme_of(M);
   constexpr int kPromote = kPromoteSteps;
   using Mma = std::conditional_t<uses_half(M), WgmmaF16, WgmmaTf32>;
@@ -70,12 +73,13 @@ __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageO
   pin_registers(acc.promoted);
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
   for (int64_t i = 0; i < count; ++i) {
-    const uint32_t s = static_cast<uint32_t>(i % kStages);
-    mbarrier_wait(full + 8 * s, static_cast<uint32_t>(i / kStages) & 1);
+    const uint64_t seq = seq0 + i;
+    const uint32_t s = static_cast<uint32_t>(seq % kStages);
+    mbarrier_wait(full + 8 * s, static_cast<uint32_t>(seq / kStages) & 1);
     const StageDescs d(stage(s), consumer);
     // After this wait every group of slice i-1 is done: its stage can be refilled.
     auto release_previous = [&] {
-      if (i > 0 && signals) mbarrier_arrive(empty + 8 * ((i - 1) % kStages));
+      if (i > 0 && signals) mbarrier_arrive(empty + 8 * ((seq - 1) % kStages));
     };
     if constexpr (kScheme == Scheme::kCorrected) {
 #pragma unroll
@@ -120,6 +124,7 @@ __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageO
     }
   }
   wgmma_wait<0>();
+  if (release_last && count > 0 && signals) mbarrier_arrive(empty + 8 * ((seq0 + count - 1) % kStages));
   pin_registers(acc.promoted);
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
 }

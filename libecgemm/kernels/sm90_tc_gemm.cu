@@ -62,17 +62,19 @@ constexpr int kConsumerWarps = 4 * kConsumers;       // arrivals that free a sta
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128 * (40 + 2 * 232) <= 64 K
 static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs keep the atom");
 
-// The producer thread: fills stage i % kStages with slice i once consumers freed it.
+// The producer thread: slice first + i of the tile is the ring's slice seq0 + i (consume's
+// numbering); it fills that slice's slot once consumers freed it.
 template <TcMethod M>
 __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile, int64_t first,
                                         int64_t count, uint32_t ring, uint32_t full,
-                                        uint32_t empty) {
+                                        uint32_t empty, uint64_t seq0 = 0) {
   using T = Sm90Traits<M>;
   constexpr int kSliceElems = kSliceBytes / static_cast<int>(element_bytes(M));
   const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
   for (int64_t i = 0; i < count; ++i) {
-    const uint32_t s = static_cast<uint32_t>(i % T::kStages);
-    const uint32_t round = static_cast<uint32_t>(i / T::kStages);
+    const uint64_t seq = seq0 + i;
+    const uint32_t s = static_cast<uint32_t>(seq % T::kStages);
+    const uint32_t round = static_cast<uint32_t>(seq / T::kStages);
     if (round > 0) mbarrier_wait(empty + 8 * s, (round - 1) & 1);
     const uint32_t stage = ring + s * T::kStageBytes, bar = full + 8 * s;
     mbarrier_arrive_expect_tx(bar, T::kStageBytes);
@@ -90,12 +92,12 @@ __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile,
 // loop without that code (a run-time test in it cost a third of 8192 x 64 x 8192's time).
 template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
-                                           const Tile& tile, int consumer) {
+                                           const Tile& tile, int64_t split, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
   const bool direct = kAuto ? p.splits == 1 : gridDim.z == 1;
   const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
   const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
-  float* partial = direct ? nullptr : p.partials + blockIdx.z * p.m_pad * p.n_pad;
+  float* partial = direct ? nullptr : p.partials + split * p.m_pad * p.n_pad;
   // AUTO: this thread's 2 row and 32 column exponents (0 where nothing is to undo: split-K
   // partials stay scaled for the reduction, unscaled routes), read before the first
   // store to C: no load can move above a store that may alias it, and read per element
@@ -171,29 +173,35 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
       return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
     };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
-    store_tile<M, false>(acc, p, tile, group - 1);
+    store_tile<M, false>(acc, p, tile, blockIdx.z, group - 1);
   }
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif
 }
 
-#if defined(ECGEMM_SM90A_DEVICE)
-// AUTO's tile: the kernel above with AUTO's epilogue, and CTAs beyond the plan's splits
-// leaving (AUTO's launch covers both routes' splits). The plain kernel keeps its own body:
-// sharing this one (a device function with the kAuto switch) measured 11-13% slower on
-// epilogue-bound shapes (8192 x 64 x 8192, 1024^3; H200, bench/results/auto-2026-11-23).
+// AUTO (gemm_args.hpp): one launch per route, the route not taken returning at once.
+// Persistent CTAs (one an SM) walk the tiles and splits, so that a launch that returns
+// costs one wave, not the tiles' (an empty launch of every tile cost ~60 us at 4096^3 on
+// an H200), and each route keeps one body: both in one kernel ran 677 us against
+// halfhalf's 617 at 4096^3, 8x the warps stalled on instruction fetch (ncu,
+// bench/results/mma-2026-11-23/auto_tile_ncu.txt). A CTA's tiles continue one ring
+// sequence, so its producer loads the next tile while its consumers store this one.
+// H200, 4096^3, type-1 data: 629 us, as plain halfhalf's tiles, and 1.5 us for the
+// launch that returns (bench/results/auto-2026-11-23-persistent).
+// The plain kernel above keeps its own body: sharing AUTO's epilogue through a switch
+// measured 11-13% slower on epilogue-bound shapes (bench/results/auto-2026-11-23).
 template <TcMethod M>
-__device__ __forceinline__ void auto_tile(const PlaneMaps& maps, const Problem& p) {
+__global__ void __launch_bounds__(kThreadsSm90, 1)
+sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+#if defined(ECGEMM_SM90A_DEVICE)
   using T = Sm90Traits<M>;
+  if (route_skipped(p.args.scale)) return;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
-  if (blockIdx.z >= p.splits) return;
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
-  const Tile tile = raster_tile(p.tiles_m, p.tiles_n);
-  const int64_t first = blockIdx.z * p.slices_per_split;
-  const int64_t count = max(int64_t(0), min(p.k_slices, first + p.slices_per_split) - first);
+  const int64_t tiles = p.tiles_m * p.tiles_n, work = tiles * p.splits;
   if (threadIdx.x == 0) {
     for (int s = 0; s < T::kStages; ++s) {
       mbarrier_init(full + 8 * s, 1);
@@ -204,40 +212,41 @@ __device__ __forceinline__ void auto_tile(const PlaneMaps& maps, const Problem& 
     prefetch_tensor_map(&maps.b_hi);
   }
   __syncthreads();
+  // Work item w: tile w % tiles of split w / tiles; trailing splits may own no slice.
+  auto slices = [&p](int64_t split, int64_t* first) {
+    *first = split * p.slices_per_split;
+    return max(int64_t(0), min(p.k_slices, *first + p.slices_per_split) - *first);
+  };
   const int group = threadIdx.x / 128;
+  uint64_t seq = 0;
   if (group == 0) {
     release_registers<kProducerRegs>();
-    if (threadIdx.x == 0) produce<M>(maps, tile, first, count, ring, full, empty);
+    if (threadIdx.x != 0) return;
+    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
+      int64_t first;
+      const int64_t count = slices(w / tiles, &first);
+      produce<M>(maps, raster_tile_at(w % tiles, p.tiles_m, p.tiles_n), first, count, ring, full,
+                 empty, seq);
+      seq += count;
+    }
   } else {
     claim_registers<kConsumerRegs>();
-    Accumulators acc;
-#pragma unroll
-    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
     auto stage = [ring](uint32_t s) {
       const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
       return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
     };
-    consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
-    store_tile<M, true>(acc, p, tile, group - 1);
+    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
+      int64_t first;
+      const int64_t count = slices(w / tiles, &first);
+      Accumulators acc;
+#pragma unroll
+      for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+      consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq, true);
+      store_tile<M, true>(acc, p, raster_tile_at(w % tiles, p.tiles_m, p.tiles_n), w / tiles,
+                          group - 1);
+      seq += count;
+    }
   }
-}
-#endif  // ECGEMM_SM90A_DEVICE
-
-// AUTO (gemm_args.hpp): both of its routes in one launch, each CTA running halfhalf's or
-// tf32tf32's tile as the device's route word says. Their tiles, stages and shared memory
-// are the same, and no CTA is launched only to leave (an empty launch of the route not
-// taken cost ~60 us at 4096^3 on an H200, bench/results/auto-2026-11-23). Two bodies in
-// one kernel cost too: 677 us against halfhalf's 617 at 4096^3, with 8x the warps stalled
-// on instruction fetch (ncu, bench/results/mma-2026-11-23/auto_tile_ncu.txt); each route
-// as a __noinline__ call instead ran at 0.68x halfhalf: not kept.
-static_assert(Sm90Traits<TcMethod::kHalfx3>::kSmemBytes == Sm90Traits<TcMethod::kTf32x3>::kSmemBytes,
-              "one launch configuration serves both routes");
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps half_maps, const __grid_constant__ Problem half,
-                    const __grid_constant__ PlaneMaps tf32_maps, const __grid_constant__ Problem tf32) {
-#if defined(ECGEMM_SM90A_DEVICE)
-  if (*half.args.scale.route == kAutoScaledRoute) auto_tile<TcMethod::kHalfx3>(half_maps, half);
-  else auto_tile<TcMethod::kTf32x3>(tf32_maps, tf32);
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
 #endif
@@ -333,6 +342,27 @@ cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const Tc
   });
 }
 
+namespace {
+
+// One route of AUTO: a persistent grid, at most one CTA an SM.
+template <TcMethod M>
+cudaError_t launch_auto_route(const PlaneMaps& maps, const Problem& p, const DeviceInfo& dev,
+                              cudaStream_t stream) {
+  auto kernel = sm90_tc_auto_kernel<M>;
+  constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
+  static std::atomic<uint64_t> configured{0};
+  const cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  });
+  if (err != cudaSuccess) return err;
+  const int64_t work = p.tiles_m * p.tiles_n * p.splits;
+  const auto ctas = static_cast<unsigned>(work < dev.sm_count ? work : dev.sm_count);
+  kernel<<<ctas, kThreadsSm90, kSmem, stream>>>(maps, p);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
 cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
                                       const GemmArgs& fallback, const TcWorkspace& tf32,
                                       char* ws, const DeviceInfo& dev, cudaStream_t stream) {
@@ -341,19 +371,11 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
   if (!describe<TcMethod::kHalfx3>(scaled, half, ws, &half_maps, &half_p) ||
       !describe<TcMethod::kTf32x3>(fallback, tf32, ws, &tf32_maps, &tf32_p))
     return cudaErrorInvalidValue;
-  constexpr int kSmem = Sm90Traits<TcMethod::kHalfx3>::kSmemBytes;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal, [] {
-    return cudaFuncSetAttribute(sm90_tc_auto_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                kSmem);
-  });
+  // Each launch, and each reduction, returns at once unless its route was taken.
+  cudaError_t err = launch_auto_route<TcMethod::kHalfx3>(half_maps, half_p, dev, stream);
   if (err != cudaSuccess) return err;
-  const int splits = half.splits > tf32.splits ? half.splits : tf32.splits;
-  const dim3 grid(static_cast<unsigned>(half_p.tiles_m * half_p.tiles_n), 1,
-                  static_cast<unsigned>(splits));
-  sm90_tc_auto_kernel<<<grid, kThreadsSm90, kSmem, stream>>>(half_maps, half_p, tf32_maps, tf32_p);
-  if ((err = cudaGetLastError()) != cudaSuccess) return err;
-  // Each reduction returns at once unless its route was taken.
+  if ((err = launch_auto_route<TcMethod::kTf32x3>(tf32_maps, tf32_p, dev, stream)) != cudaSuccess)
+    return err;
   if (half.splits > 1 && (err = launch_splitk_reduce(scaled, half, ws, stream)) != cudaSuccess)
     return err;
   if (tf32.splits > 1) return launch_splitk_reduce(fallback, tf32, ws, stream);

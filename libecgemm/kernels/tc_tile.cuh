@@ -36,14 +36,20 @@ struct Tile {
 // time share A and B slices in L2.
 constexpr int kRasterGroup = 8;
 
-__device__ __forceinline__ Tile raster_tile(int64_t tiles_m, int64_t tiles_n,
-                                            int64_t tile_m = kTileM, int64_t tile_n = kTileN) {
-  const int64_t bid = blockIdx.x;
+// Tile number `bid` of the rasterised order.
+__device__ __forceinline__ Tile raster_tile_at(int64_t bid, int64_t tiles_m, int64_t tiles_n,
+                                               int64_t tile_m = kTileM, int64_t tile_n = kTileN) {
   const int64_t per_group = kRasterGroup * tiles_n;
   const int64_t first_m = bid / per_group * kRasterGroup;
   const int64_t group_rows = min(tiles_m - first_m, static_cast<int64_t>(kRasterGroup));
   const int64_t in_group = bid % per_group;
   return {(first_m + in_group % group_rows) * tile_m, in_group / group_rows * tile_n};
+}
+
+// The CTA's tile, one per CTA along gridDim.x.
+__device__ __forceinline__ Tile raster_tile(int64_t tiles_m, int64_t tiles_n,
+                                            int64_t tile_m = kTileM, int64_t tile_n = kTileN) {
+  return raster_tile_at(blockIdx.x, tiles_m, tiles_n, tile_m, tile_n);
 }
 
 }  // namespace ecgemm::detail

@@ -49,7 +49,7 @@ struct PlaneMaps {
 struct Problem {
   int64_t tiles_m, tiles_n;
   int64_t k_slices, slices_per_split;
-  int64_t splits;   // split-K factor (gridDim.z may be larger in AUTO's shared launch)
+  int64_t splits;   // split-K factor (gridDim.z in the plain kernel; AUTO's CTAs walk them)
   int64_t m_pad, n_pad;
   float* partials;  // split-K only
   GemmArgs args;

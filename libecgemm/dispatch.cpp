@@ -155,7 +155,10 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   //   640 x 640 x 640      22.2 / 18.8     19.9 / 19.0     [23.8]
   //   768 x 768 x 768      34.4 / 27.6     25.0 / 20.0     [34.3]
   //   256 x 16384 x 256    59.1 / 45.8     59.2 / 39.3     [55.7]
-  // The rule stands (at 256 x 16384 x 256 halfhalf's planes are 14% faster: left).
+  // The rule stands (at 256 x 16384 x 256 halfhalf's planes are 14% faster: left). With
+  // the plane route's three kernels as dependent launches (kernels/dependent_launch.cuh)
+  // 512^3 tf32tf32 there took 14.1 us [14.2] and 1024^3 35.3 / 24.8 [56.5]
+  // (bench/results/launch-2026-11-23).
   // So halfhalf takes it for a side of C at most 64 and for C at most 512 wide (batches:
   // products at most 128 wide); tf32tf32, whose TF32 mma.sync runs at half FP16's rate,
   // for C at most 384 wide and a side at most 64 that the wgmma fused family does not
@@ -250,7 +253,7 @@ ecgemmStatus_t dispatch_sgemm(ecgemmContext& ctx, const GemmArgs& args) {
           plan_simt_gemv(args.m, args.n, args.k, simt_gemv_layout(args), dev, cap);
       const ecgemmStatus_t status = reserve_workspace(ctx, plan.bytes);
       if (status != ECGEMM_STATUS_SUCCESS) return status;
-      return from_cuda(launch_simt_gemv(args, plan, ctx.workspace, ctx.stream));
+      return from_cuda(launch_simt_gemv(args, plan, ctx.workspace, dev, ctx.stream));
     }
     case Route::kFused: {
       method = auto_method(ctx, method);

@@ -352,8 +352,9 @@ def test_command_line_check_runs_every_mode():
         assert f"ecgemm {mode} " in run.stdout
 
 
-@pytest.mark.parametrize("shapes", [((300, 200), (200, 100)), ((8, 64, 48), (8, 48, 32))],
-                         ids=["2-D", "batch"])
+@pytest.mark.parametrize("shapes", [((300, 200), (200, 100)), ((8, 64, 48), (8, 48, 32)),
+                                    ((512, 512), (512, 512)), ((1, 4096), (4096, 4096))],
+                         ids=["2-D", "batch", "split-K", "GEMV"])
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 def test_matmul_captured_in_a_cuda_graph_replays_with_new_inputs(torch, shapes, mode):
     """ecgemm.matmul inside torch.cuda.graph: after one call of that size (the handle's

@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace ecgemm::detail {
 
@@ -30,6 +32,14 @@ cudaError_t opt_in_shared_memory(Kernel kernel, int bytes) {
     e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                              cudaSharedmemCarveoutMaxShared);
   return e;
+}
+
+// ECGEMM_SERIAL_LAUNCHES=1: every kernel of a call launched in plain stream order, none
+// as a programmatic dependent (dependent_launch.cuh): for measuring what those save, and
+// for tools that do not follow them. Read per launch, like the route pins.
+inline bool serial_launches() {
+  const char* v = std::getenv("ECGEMM_SERIAL_LAUNCHES");
+  return v != nullptr && std::strcmp(v, "1") == 0;
 }
 
 }  // namespace ecgemm::detail

@@ -7,6 +7,11 @@
 // Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
 // independent work and less rounding error). Split-K writes each output's partial sums
 // side by side; a warp per output adds them in a fixed order: results are deterministic.
+// That second kernel is a dependent launch (dependent_launch.cuh): 1 x 4096 x 4096 22.0 ->
+// 21.3 us on an H200 [cuBLAS 19.2]. Adding the splits in the launch itself (the last CTA
+// of an output block to count itself in on a counter adds them) ran slower: 29.0 us with a
+// compare-and-swap count, 23.9 with atomicInc (against 21.9 in that run), as every CTA
+// waits for its count before it retires (bench/results/launch-2026-11-23/experiments).
 // (A one-launch variant, the splits as one sm_90 thread-block cluster adding through
 // shared memory, was measured and not kept: at most 8 splits leave one short wave on
 // large shapes. H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1
@@ -16,6 +21,7 @@
 // bench/results/auto-2026-11-23-persistent/experiments.)
 #include <algorithm>
 
+#include "dependent_launch.cuh"
 #include "simt_gemv.hpp"
 
 namespace ecgemm::detail {
@@ -123,6 +129,7 @@ __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, co
 template <int R, bool kVec>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
+  allow_dependents();  // the first kernel of its call: the reduction may queue up
   constexpr bool kStage = R > 1;
   __shared__ float4 staged_span[kStage ? kSpanK : 1];
   float4* staged = kStage ? staged_span : nullptr;
@@ -188,6 +195,7 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
 template <int R, bool kVec>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
+  allow_dependents();  // the first kernel of its call: the reduction may queue up
   __shared__ float sums[kWarps][R][kLinesPerBlock];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * kLinesPerBlock;
@@ -258,6 +266,7 @@ __global__ void __launch_bounds__(kThreads)
 gemv_reduce_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
   static_assert(G == 32 || G == kThreads, "a warp or the block per output");
   __shared__ float warp_sums[kWarps];
+  wait_for_prior_grids();  // the partial sums
   const int j = threadIdx.x % G, lane = threadIdx.x % 32;
   const int64_t idx = static_cast<int64_t>(blockIdx.x) * (kThreads / G) + threadIdx.x / G;
   const bool live = idx < args.m * args.n;
@@ -345,7 +354,7 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
 }
 
 cudaError_t launch_simt_gemv(const GemmArgs& g, const GemvPlan& plan, void* workspace,
-                             cudaStream_t stream) {
+                             const DeviceInfo& dev, cudaStream_t stream) {
   float* partials = plan.splits > 1 ? static_cast<float*>(workspace) : nullptr;
   const GemvProblem p = make_problem(g, partials);
   cudaError_t err = cudaErrorInvalidValue;
@@ -357,13 +366,14 @@ cudaError_t launch_simt_gemv(const GemmArgs& g, const GemvPlan& plan, void* work
   }
   if (err != cudaSuccess || !partials) return err;
   const int64_t outputs = g.m * g.n;
+  const bool overlap = dev.cc_major >= 9;
   if (plan.splits >= 512)
-    gemv_reduce_kernel<kThreads><<<static_cast<unsigned>(outputs), kThreads, 0, stream>>>(
-        partials, plan.splits, g);
-  else
-    gemv_reduce_kernel<32><<<static_cast<unsigned>((outputs + kWarps - 1) / kWarps), kThreads, 0,
-                             stream>>>(partials, plan.splits, g);
-  return cudaGetLastError();
+    return launch_kernel_after(overlap, gemv_reduce_kernel<kThreads>,
+                               static_cast<unsigned>(outputs), kThreads, 0, stream, partials,
+                               plan.splits, g);
+  return launch_kernel_after(overlap, gemv_reduce_kernel<32>,
+                             static_cast<unsigned>((outputs + kWarps - 1) / kWarps), kThreads, 0,
+                             stream, partials, plan.splits, g);
 }
 
 }  // namespace ecgemm::detail

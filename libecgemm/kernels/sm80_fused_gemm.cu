@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "../split.cuh"
+#include "dependent_launch.cuh"
 #include "kernel_attributes.hpp"
 #include "mma_frags.cuh"
 #include "mma_sm80.cuh"
@@ -335,6 +336,7 @@ template <TcMethod M, bool kAKMajor, bool kBKMajor>
 __global__ void __launch_bounds__(kThreads, kCtasPerSm)
 sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                   float* partials, bool cluster_reduce) {
+  allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
   using L = Layout<M, kAKMajor, kBKMajor>;
   using PA = typename L::PA;
   using PB = typename L::PB;
@@ -531,7 +533,7 @@ cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFu
   else if (method == TcMethod::kHalfx3)
     err = launch_method<TcMethod::kHalfx3>(args, plan, partials, dev, stream);
   if (err != cudaSuccess || plan.splits == 1 || plan.cluster_reduce) return err;
-  return launch_partials_reduce(args, partials, plan.splits, stream);
+  return launch_partials_reduce(args, partials, plan.splits, stream, dev.cc_major >= 9);
 }
 
 }  // namespace ecgemm::detail

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "../split.cuh"
+#include "dependent_launch.cuh"
 #include "sm90_consumer.cuh"
 #include "kernel_attributes.hpp"
 #include "sm90_fused.hpp"
@@ -326,6 +327,7 @@ template <TcMethod M, int kConsumers>
 __global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
 sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
+  allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
   using T = FusedTraits<M, kConsumers>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
@@ -488,7 +490,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   partials.n_pad = args.n;
   partials.splits = plan.splits;
   partials.partials = 0;
-  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), stream);
+  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), stream, true);
 }
 
 }  // namespace

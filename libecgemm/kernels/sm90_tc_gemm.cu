@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "../split.cuh"
+#include "dependent_launch.cuh"
 #include "kernel_attributes.hpp"
 #include "sm90_consumer.cuh"
 #include "sm90_ptx.cuh"
@@ -158,6 +159,10 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     prefetch_tensor_map(&maps.b_hi);
   }
   __syncthreads();
+  // Launched as a dependent of the split pass: the setup above overlapped its tail; the
+  // planes are read (and C, the partials written) only after it finished.
+  wait_for_prior_grids();
+  allow_dependents();  // the split-K reduction may queue up behind this kernel
 
   const int group = threadIdx.x / 128;
   if (group == 0) {
@@ -281,8 +286,7 @@ cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, i
   });
   if (err != cudaSuccess) return err;
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
-  kernel<<<grid, kThreadsSm90, kSmem, stream>>>(maps, p);
-  return cudaGetLastError();
+  return launch_kernel_after(true, kernel, grid, kThreadsSm90, kSmem, stream, maps, p);
 }
 
 // The tensor maps and the problem of one plan; false if a map cannot be encoded.
@@ -314,7 +318,7 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
   if (!describe<M>(args, w, ws, &maps, &p)) return cudaErrorInvalidValue;
   const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, stream);
+  return launch_splitk_reduce(args, w, ws, stream, true);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "../split.cuh"
+#include "dependent_launch.cuh"
 #include "tc_config.hpp"
 #include "tc_tile.cuh"
 
@@ -184,6 +185,9 @@ template <TcMethod M, bool kScaled>
 __global__ void __launch_bounds__(kThreads) split_operand_kernel(Operand a, Operand b,
                                                                  int64_t a_tiles) {
   __shared__ float t[kTile][kTile + 1];
+  // The first kernel of its call (launched in stream order): the wgmma mainloop may set
+  // up while the planes are written; it waits for them (dependent_launch.cuh).
+  allow_dependents();
   for_block_tile(a, b, a_tiles, [&](const Operand& op, int64_t r0, int64_t k0) {
     float4 q[kQuads];
     int e[kQuads] = {};

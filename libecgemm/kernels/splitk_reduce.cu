@@ -4,6 +4,7 @@
 // caller's operands directly (SIMT, fused mma.sync) m x n ones.
 #include <algorithm>
 
+#include "dependent_launch.cuh"
 #include "splitk_reduce.hpp"
 #include "tc_config.hpp"
 
@@ -25,6 +26,7 @@ dim3 column_grid(int64_t m, int64_t n) {
 __global__ void __launch_bounds__(kColumnThreads)
 reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
                      int64_t n_pad, GemmArgs args) {
+  wait_for_prior_grids();  // the mainloop's partials
   if (route_skipped(args.scale)) return;  // AUTO: the other route runs
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   const int64_t row = blockIdx.x * static_cast<int64_t>(kColumnThreads) + threadIdx.x;
@@ -46,6 +48,7 @@ constexpr int kReduceGroups = kReduceThreads / kReduceOutputs;
 __global__ void __launch_bounds__(kReduceThreads)
 reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
   __shared__ float sums[kReduceGroups][kReduceOutputs];
+  wait_for_prior_grids();
   const int lane = threadIdx.x % kReduceOutputs, group = threadIdx.x / kReduceOutputs;
   const int64_t plane = args.m * args.n;
   const int64_t idx = static_cast<int64_t>(blockIdx.x) * kReduceOutputs + lane;
@@ -70,10 +73,11 @@ reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs 
 }  // namespace
 
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, const char* ws,
-                                 cudaStream_t stream) {
-  reduce_splits_kernel<<<column_grid(args.m, args.n), kColumnThreads, 0, stream>>>(
-      reinterpret_cast<const float*>(ws + w.partials), w.splits, w.m_pad, w.n_pad, args);
-  return cudaGetLastError();
+                                 cudaStream_t stream, bool overlap) {
+  return launch_kernel_after(overlap, reduce_splits_kernel, column_grid(args.m, args.n),
+                             kColumnThreads, 0, stream,
+                             reinterpret_cast<const float*>(ws + w.partials), w.splits, w.m_pad,
+                             w.n_pad, args);
 }
 
 // Few splits: one thread an output adds them all; many splits of a small output: the
@@ -81,18 +85,14 @@ cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, con
 constexpr int kGroupedSplits = 16;
 
 cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
-                                   cudaStream_t stream) {
-  if (splits < kGroupedSplits) {
-    // Unpadded planes: the plane route's reduction with m x n planes (no AUTO scaling here).
-    reduce_splits_kernel<<<column_grid(args.m, args.n), kColumnThreads, 0, stream>>>(
-        partials, splits, args.m, args.n, args);
-    return cudaGetLastError();
-  }
+                                   cudaStream_t stream, bool overlap) {
+  if (splits < kGroupedSplits)  // unpadded: the plane route's reduction with m x n planes
+    return launch_kernel_after(overlap, reduce_splits_kernel, column_grid(args.m, args.n),
+                               kColumnThreads, 0, stream, partials, splits, args.m, args.n, args);
   const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
   if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
-  reduce_partials_kernel<<<static_cast<unsigned>(blocks), kReduceThreads, 0, stream>>>(
-      partials, splits, args);
-  return cudaGetLastError();
+  return launch_kernel_after(overlap, reduce_partials_kernel, static_cast<unsigned>(blocks),
+                             kReduceThreads, 0, stream, partials, splits, args);
 }
 
 }  // namespace ecgemm::detail

@@ -92,9 +92,10 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
                                       const GemmArgs& fallback, const TcWorkspace& tf32,
                                       char* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
-// Adds the split-K partial planes in a fixed order and applies alpha, beta.
+// Adds the split-K partial planes in a fixed order and applies alpha, beta. `overlap`:
+// launched as a programmatic dependent of the mainloop before it (dependent_launch.cuh).
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
-                                 const char* workspace, cudaStream_t stream);
+                                 const char* workspace, cudaStream_t stream, bool overlap = false);
 
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,

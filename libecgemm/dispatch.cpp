@@ -68,6 +68,7 @@ constexpr int64_t kSmallEdge = 128;
 constexpr int64_t kFusedLongEdge = 4096;
 constexpr int64_t kMmaHalfEdge = 512;  // C at most this wide: halfhalf on the mma.sync family
 constexpr int64_t kMmaTf32Edge = 384;  // ... tf32tf32 and AUTO
+constexpr int64_t kMmaTf32EdgeSm80 = 1024;  // ... tf32tf32 where the wgmma families are absent
 
 enum class Route { kSimt, kGemv, kPlanes, kFused, kMmaFused };
 
@@ -168,6 +169,23 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   // holds FP32-class (sm80_fused.hpp: a capped user workspace, a long-k batch), the
   // previous routes stay; SIMT keeps FP32 mode and GPUs without mma.sync.
   // (The one-pass modes and Markidis stay on the Tensor Cores' plane or wgmma routes.)
+  //
+  // Where the wgmma families are absent (sm_80/86/89, or no sm_90a image) the planes run
+  // the mma.sync mainloop instead. Measured with those kernels (libecgemm built for 90-real
+  // on an H200, which still adds the fused family's split-K in a cluster;
+  // tools/sm80_path_check.sh, bench/results/squares-2026-11-23/sm80; GPU time, us;
+  // tf32tf32 / halfhalf):
+  //   m x k x n            mma.sync fused         planes + mma.sync
+  //   768^3                 33.5 /    26.9          37.5 /    26.2
+  //   1024^3                59.7 /    46.5          64.5 /    40.8
+  //   2048^3               383.2 /   278.6         380.3 /   204.5
+  //   4096^3               2926 /    2143          2825 /    1458
+  //   8192^3              23802 /   17849         21757 /   11387
+  //   16384 x 256 x 16384   3130 /    2399          3389 /    2111
+  //   64 x 8192 x 8192     201.6 /   152.9         SIMT 294 / 294
+  // So there tf32tf32 takes the fused family for C up to 1024 wide (its planes hold 4-byte
+  // parts, twice halfhalf's, so their pass and loads weigh more at small sizes); large
+  // squares keep the planes, whose 128 x 128 tiles beat the fused family's 64 x 64.
   if (args.batch.batched()) {
     if (corrected && pin_simt) return Route::kSimt;
     if (!fused_ok) return mma_ok ? Route::kMmaFused : Route::kSimt;
@@ -179,10 +197,10 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   if (!corrected || pin_tc) return tensor_cores;
   if (pin_simt) return Route::kSimt;
   const bool wgmma_skinny = small <= kSkinnyEdge && large >= kFusedLongEdge && fused_ok;
+  const int64_t tf32_edge = auto_mode ? kSmallEdge : fused_ok ? kMmaTf32Edge : kMmaTf32EdgeSm80;
   const bool mma_shape =
       half_products ? small <= kSkinnyEdge || large <= kMmaHalfEdge
-                    : large <= (auto_mode ? kSmallEdge : kMmaTf32Edge) ||
-                          (small <= kSkinnyEdge && !wgmma_skinny);
+                    : large <= tf32_edge || (small <= kSkinnyEdge && !wgmma_skinny);
   if (mma_ok && mma_shape && !pinned_planes && !pinned_fused) return Route::kMmaFused;
   if (wgmma_skinny && !pinned_planes) return Route::kFused;
   if (small <= kSkinnyEdge || large <= kSmallEdge) return Route::kSimt;

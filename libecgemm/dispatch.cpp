@@ -79,7 +79,7 @@ size_t workspace_cap(const ecgemmContext& ctx) {
 
 // ECGEMM_CORRECTED_ROUTE=tc|simt pins the corrected modes to the Tensor Cores or to
 // SIMT; ECGEMM_TC_KERNEL=fused|planes|mma picks the Tensor Core family (mma: the fused
-// mma.sync family, corrected modes only). Read per call (a getenv is noise next to a
+// mma.sync family, any Tensor Core mode). Read per call (a getenv is noise next to a
 // launch) so that tests and bench/ can switch them.
 Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* method,
                    bool* two_level) {
@@ -115,14 +115,17 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   const bool pinned_mma = kernel && std::strcmp(kernel, "mma") == 0;
   const Route tensor_cores = fused_ok && pinned_fused ? Route::kFused : Route::kPlanes;
   const bool corrected = *method == TcMethod::kTf32x3 || *method == TcMethod::kHalfx3;
-  const bool mma_usable = corrected && sm80_fused_usable(*method, device_info(ctx));
+  // The fused mma.sync family runs every method. Its k bound (sm80_fused.hpp: `fits`)
+  // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
+  // the Tensor Core by definition, so it is not theirs.
   const bool mma_ok =
-      mma_usable && plan_sm80_fused(args, device_info(ctx), workspace_cap(ctx)).fits;
+      sm80_fused_usable(*method, device_info(ctx)) &&
+      (!corrected || plan_sm80_fused(args, device_info(ctx), workspace_cap(ctx)).fits);
   // AUTO runs tf32tf32's products off the plane route (auto_method), so it takes their rule.
   const bool half_products = ctx.mode == ECGEMM_MODE_HALFHALF;
   const bool auto_mode = ctx.mode == ECGEMM_MODE_AUTO;
   const int64_t small = std::min(args.m, args.n), large = std::max(args.m, args.n);
-  if (mma_usable && pinned_mma && !pin_simt) return Route::kMmaFused;
+  if (pinned_mma && !pin_simt && mma_ok) return Route::kMmaFused;
   // The fused mma.sync family (64 x 64 tiles, split in the CTA) against the other
   // routes (H200, ms, C ABI, tools/probe.py via tools/mma_check.sh with the routes
   // pinned in turn, bench/results/mma-2026-11-23; tf32tf32 / halfhalf):
@@ -188,6 +191,7 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   // squares keep the planes, whose 128 x 128 tiles beat the fused family's 64 x 64.
   if (args.batch.batched()) {
     if (corrected && pin_simt) return Route::kSimt;
+    // Without the wgmma families this family is the only Tensor Core route for batches.
     if (!fused_ok) return mma_ok ? Route::kMmaFused : Route::kSimt;
     if (!corrected || pin_tc) return Route::kFused;
     return mma_ok && small <= (half_products ? 2 : 1) * kSkinnyEdge ? Route::kMmaFused

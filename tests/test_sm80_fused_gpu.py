@@ -1,7 +1,8 @@
 """The fused mma.sync family (FP32 tiles staged by cp.async, split in registers;
 ECGEMM_TC_KERNEL=mma) on the corrected modes, every transpose, 16-byte and 4-byte copies,
 ragged edges, split-K and both batch forms, against an FP64 product and cuBLAS SGEMM on
-the same inputs."""
+the same inputs; and on the one-pass modes and Markidis, whose batches it runs where the
+wgmma families are absent."""
 import pytest
 
 from test_c_abi_gpu import (STATUS, ColMajor, check_nan_inf_alpha_beta, check_product, cublas_sgemm,
@@ -13,6 +14,7 @@ if torch.cuda.get_device_capability()[0] < 8:
     pytest.skip("mma.sync with TF32 needs sm_80 or newer", allow_module_level=True)
 
 CORRECTED = ["tf32tf32", "halfhalf", "auto"]  # AUTO runs tf32tf32's products on this family
+OTHER_MODES = ["tf32", "fp16", "markidis"]
 LAYOUTS = [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")]
 # One tile and less; ragged tiles; one k stage and a ragged last one; split-K (few tiles,
 # long k) with a ragged last split: on sm_90, 130 x 257 x 300 and 1 x 700 x 513 reduce 8
@@ -37,8 +39,17 @@ def test_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
     check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
 
 
+@pytest.mark.parametrize("mode", OTHER_MODES)
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", [(64, 64, 64), (130, 257, 300), (257, 129, 64 * 37 + 5),
+                                   (33, 40, 20000)])
+def test_other_modes_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k):
+    # Each mode's class (expected_class_ok): one pass visibly not FP32, Markidis between.
+    check_product(handle, mode, ta, tb, m, n, k, 0, 0, seed=m + n + k)
+
+
 @pytest.mark.parametrize("form", ["strided", "array"])
-@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("mode", CORRECTED + OTHER_MODES)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("m,n,k,ld_pad", [(64, 64, 64, 0), (7, 33, 127, 1), (65, 130, 300, 0)])
 def test_batches(handle, form, mode, ta, tb, m, n, k, ld_pad):

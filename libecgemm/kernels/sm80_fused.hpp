@@ -24,7 +24,8 @@ struct MmaFusedPlan {
   bool fits = true;
 };
 
-// The corrected methods (tf32tf32, halfhalf) on a GPU with mma.sync (cc >= 8.0).
+// Any Tensor Core method on a GPU with mma.sync (cc >= 8.0). Dispatch sends it the
+// corrected methods, and every method's batches where the wgmma families are absent.
 bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev);
 
 // `max_bytes` caps the partials (a user workspace that cannot grow).

@@ -17,6 +17,8 @@
 // The tile is small on purpose: this family serves what the plane and wgmma families
 // cannot fill the GPU with (batches of small products; small outputs with a long k, by
 // split-K), where a pass writing planes costs more than the products (dispatch.cpp).
+// Without the wgmma families it is the only Tensor Core route for batches, so it also
+// runs the one-pass modes and Markidis (their products as sm80_tc_gemm.cu issues them).
 // Split-K reduces in a thread-block cluster on sm_90 where the splits fit one (no second
 // launch: it decides small products' GPU time), elsewhere through partials.
 #include <cooperative_groups.h>
@@ -54,12 +56,14 @@ constexpr int64_t kClusterSplits = 8;  // the portable cluster size
 constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_sm80_fused)
 constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound below
 
+// Every Tensor Core method: the corrected ones (the family's purpose), and the one-pass
+// modes and Markidis, which batches take here where the wgmma families are absent.
 template <TcMethod M>
 struct Method {
-  static_assert(M == TcMethod::kTf32x3 || M == TcMethod::kHalfx3, "the corrected methods");
-  static constexpr bool kHalf = M == TcMethod::kHalfx3;
+  static constexpr bool kHalf = uses_half(M);
+  static constexpr Scheme kScheme = scheme_of(M);
   using Mma = std::conditional_t<kHalf, MmaF16, MmaTf32>;
-  static constexpr float kCorrScale = kHalf ? kHalfLoUnscale : 1.0f;
+  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
   // The split rows: kBK values of 2 or 4 bytes, +16 bytes so that the 8 rows of an
   // ldmatrix phase (and of a quarter-warp's 16-byte stores) fall in distinct banks.
   static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
@@ -192,14 +196,16 @@ __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* h
 #pragma unroll
       for (int p = 0; p < 4; ++p) {
         const float x0 = v[8 * q + 2 * p], x1 = v[8 * q + 2 * p + 1];
-        const HalfPair s = kPlain ? split_half_pair_plain<true>(x0, x1) : split_half_pair<true>(x0, x1);
+        constexpr bool kScaled = M != TcMethod::kMarkidis;
+        const HalfPair s = kPlain ? split_half_pair_plain<kScaled>(x0, x1)
+                                  : split_half_pair<kScaled>(x0, x1);
         h[p] = s.hi, l[p] = s.lo;
       }
       uint4 uh, ul;
       memcpy(&uh, h, 16);
       memcpy(&ul, l, 16);
       reinterpret_cast<uint4*>(hi)[q] = uh;
-      reinterpret_cast<uint4*>(lo)[q] = ul;
+      if constexpr (uses_lo(M)) reinterpret_cast<uint4*>(lo)[q] = ul;
     }
   } else {
 #pragma unroll
@@ -211,7 +217,8 @@ __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* h
         h[j] = s.hi, l[j] = s.lo;
       }
       reinterpret_cast<float4*>(hi)[q] = make_float4(h[0], h[1], h[2], h[3]);
-      reinterpret_cast<float4*>(lo)[q] = make_float4(l[0], l[1], l[2], l[3]);
+      if constexpr (uses_lo(M))
+        reinterpret_cast<float4*>(lo)[q] = make_float4(l[0], l[1], l[2], l[3]);
     }
   }
 }
@@ -242,11 +249,12 @@ __device__ __forceinline__ void split_stage(const float* stage, char* split) {
 }
 
 struct Accumulators {
-  float promoted[2][4][4];    // hi·hi, each product added by an FP32 add
-  float correction[2][4][4];  // lo·hi + hi·lo, inside the Tensor Core
+  float promoted[2][4][4];    // hi·hi (each product added by an FP32 add), or the only one
+  float correction[2][4][4];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
 };
 
-// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time.
+// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time. The
+// products per scheme as the plane mainloop issues them (sm80_tc_gemm.cu).
 template <TcMethod M>
 __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int warp_m,
                                          int warp_n, int lane, int step) {
@@ -255,29 +263,41 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int 
   const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   Frags<Me> hi, lo;
   load_frags_b<Me>(hi, split + Me::kPlaneBytes, warp_n, lane, step);
-  load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
+  if constexpr (uses_lo(M)) load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
 #pragma unroll
   for (int mi = 0; mi < Me::kFragsM; ++mi) {
     load_frag_a<Me>(hi.a[mi], split, warp_m, lane, step, mi);
-    load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
+    if constexpr (uses_lo(M))
+      load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
 #pragma unroll
     for (int ni = 0; ni < Me::kFragsN; ++ni) {
+      float(&sum)[4] = acc.promoted[mi][ni];
       float(&corr)[4] = acc.correction[mi][ni];
-      Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-      Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-      float d[4];
-      Mma::run(d, hi.a[mi], hi.b[ni], zero);
+      if constexpr (Me::kScheme == Scheme::kCorrected) {
+        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
+        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
+        float d[4];
+        Mma::run(d, hi.a[mi], hi.b[ni], zero);
 #pragma unroll
-      for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] += d[x];  // round-to-nearest
+        for (int x = 0; x < 4; ++x) sum[x] += d[x];  // round-to-nearest
+      } else if constexpr (Me::kScheme == Scheme::kFourProducts) {
+        Mma::run(corr, lo.a[mi], lo.b[ni], corr);
+        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
+        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
+        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
+      } else {
+        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
+      }
     }
   }
 }
 
-// The value a fragment element stores: the promoted hi·hi sum plus the correction. An
-// infinite hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
+// The value a fragment element stores: the hi·hi sum plus the correction. An infinite
+// hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
 template <TcMethod M>
 __device__ __forceinline__ float finished(const Accumulators& acc, int mi, int ni, int x) {
   const float v = acc.promoted[mi][ni][x];
+  if constexpr (scheme_of(M) == Scheme::kOnePass) return v;
   return isinf(v) ? v : v + acc.correction[mi][ni][x] * Method<M>::kCorrScale;
 }
 
@@ -471,7 +491,8 @@ cudaError_t launch_method(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
 }  // namespace
 
 bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev) {
-  return (method == TcMethod::kTf32x3 || method == TcMethod::kHalfx3) && dev.cc_major >= 8;
+  (void)method;  // every method has its mma.sync products
+  return dev.cc_major >= 8;
 }
 
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
@@ -527,11 +548,9 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
 cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFusedPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   float* partials = static_cast<float*>(workspace);
-  cudaError_t err = cudaErrorInvalidValue;
-  if (method == TcMethod::kTf32x3)
-    err = launch_method<TcMethod::kTf32x3>(args, plan, partials, dev, stream);
-  else if (method == TcMethod::kHalfx3)
-    err = launch_method<TcMethod::kHalfx3>(args, plan, partials, dev, stream);
+  const cudaError_t err = visit_method(method, [&](auto m) {
+    return launch_method<decltype(m)::value>(args, plan, partials, dev, stream);
+  });
   if (err != cudaSuccess || plan.splits == 1 || plan.cluster_reduce) return err;
   return launch_partials_reduce(args, partials, plan.splits, stream, dev.cc_major >= 9);
 }

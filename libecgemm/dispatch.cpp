@@ -119,7 +119,7 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
   // the Tensor Core by definition, so it is not theirs.
   const bool mma_ok =
-      sm80_fused_usable(*method, device_info(ctx)) &&
+      sm80_fused_usable(device_info(ctx)) &&
       (!corrected || plan_sm80_fused(args, device_info(ctx), workspace_cap(ctx)).fits);
   // AUTO runs tf32tf32's products off the plane route (auto_method), so it takes their rule.
   const bool half_products = ctx.mode == ECGEMM_MODE_HALFHALF;
@@ -171,7 +171,7 @@ Route choose_route(const ecgemmContext& ctx, const GemmArgs& args, TcMethod* met
   // most 128 wide). Where a split's k would exceed what one FP32 accumulator per output
   // holds FP32-class (sm80_fused.hpp: a capped user workspace, a long-k batch), the
   // previous routes stay; SIMT keeps FP32 mode and GPUs without mma.sync.
-  // (The one-pass modes and Markidis stay on the Tensor Cores' plane or wgmma routes.)
+  // (Unbatched, the one-pass modes and Markidis stay on the plane or wgmma routes.)
   //
   // Where the wgmma families are absent (sm_80/86/89, or no sm_90a image) the planes run
   // the mma.sync mainloop instead. Measured with those kernels (libecgemm built for 90-real

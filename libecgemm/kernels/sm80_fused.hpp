@@ -24,9 +24,10 @@ struct MmaFusedPlan {
   bool fits = true;
 };
 
-// Any Tensor Core method on a GPU with mma.sync (cc >= 8.0). Dispatch sends it the
-// corrected methods, and every method's batches where the wgmma families are absent.
-bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev);
+// Whether the GPU has mma.sync (cc >= 8.0); the family runs every Tensor Core method.
+// Dispatch sends it the corrected methods, and every method's batches where the wgmma
+// families are absent.
+bool sm80_fused_usable(const DeviceInfo& dev);
 
 // `max_bytes` caps the partials (a user workspace that cannot grow).
 MmaFusedPlan plan_sm80_fused(const GemmArgs& args, const DeviceInfo& dev,

@@ -490,10 +490,7 @@ cudaError_t launch_method(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
 
 }  // namespace
 
-bool sm80_fused_usable(TcMethod method, const DeviceInfo& dev) {
-  (void)method;  // every method has its mma.sync products
-  return dev.cc_major >= 8;
-}
+bool sm80_fused_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
 
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
 bool cluster_reduce_usable(const DeviceInfo& dev) {

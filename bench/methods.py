@@ -32,15 +32,15 @@ def _ecgemm(mode, promise, fp16, detail):
     return MethodInfo(f"ecgemm_{mode}", f"ecgemm {mode}", "ecgemm", promise, fp16, detail)
 
 
-# The fused Tensor Core family (operands split inside the kernel), pinned on every shape, beside the default
-# route (libecgemm/dispatch.cpp keeps it behind the plane family until it is measured faster).
+# The fused wgmma family (operands split inside the kernel), pinned on every shape, beside the default
+# route (libecgemm/planner.cpp keeps it behind the plane family until it is measured faster).
 FUSED_SUFFIX = "_fused"
-FUSED_ENV = {"ECGEMM_TC_KERNEL": "fused", "ECGEMM_CORRECTED_ROUTE": "tc"}
+FUSED_ENV = {"ECGEMM_FAMILY": "fused_wgmma"}
 
 
 def _ecgemm_fused(mode, fp16):
     return MethodInfo(f"ecgemm_{mode}{FUSED_SUFFIX}", f"ecgemm {mode} (fused TC)", "ecgemm", FP32, fp16,
-                      "the fused Tensor Core family on every shape (ECGEMM_TC_KERNEL=fused)", opt_in=True)
+                      "the fused wgmma family on every shape (ECGEMM_FAMILY=fused_wgmma)", opt_in=True)
 
 
 CATALOG = (

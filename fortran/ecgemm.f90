@@ -59,6 +59,15 @@ module ecgemm
     enumerator :: ECGEMM_POINTER_MODE_DEVICE = 1
   end enum
 
+  ! ecgemmDeviceMemHandler_t: a stream-ordered allocator for the handle's scratch
+  ! (device_alloc and device_free are C-interoperable functions, c_funloc of them).
+  type, bind(c) :: ecgemm_device_mem_handler
+    type(c_ptr) :: ctx
+    type(c_funptr) :: device_alloc
+    type(c_funptr) :: device_free
+    character(kind=c_char) :: name(64)
+  end type
+
   interface
     function ecgemm_get_status_string(status) bind(C, name="ecgemm_get_status_string") result(str)
       import :: c_int, c_ptr
@@ -159,6 +168,62 @@ module ecgemm
       integer(c_int), value :: m, n, k
       integer(c_size_t), intent(out) :: bytes
       integer(c_int) :: status
+    end function
+
+    function ecgemm_get_workspace_size_64(handle, transa, transb, m, n, k, lda, ldb, ldc, &
+        batch_count, pointer_arrays, bytes) bind(C, name="ecgemm_get_workspace_size_64") &
+        result(status)
+      import :: c_int, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: transa, transb, pointer_arrays
+      integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, batch_count
+      integer(c_size_t), intent(out) :: bytes
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_set_workspace_limit(handle, bytes) bind(C, name="ecgemm_set_workspace_limit") &
+        result(status)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_get_workspace_limit(handle, bytes) bind(C, name="ecgemm_get_workspace_limit") &
+        result(status)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_size_t), intent(out) :: bytes
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_release_workspace(handle) bind(C, name="ecgemm_release_workspace") &
+        result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int) :: status
+    end function
+
+    ! handler: c_loc of a target ecgemm_device_mem_handler, or c_null_ptr for the pool.
+    function ecgemm_set_device_mem_handler(handle, handler) &
+        bind(C, name="ecgemm_set_device_mem_handler") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, handler
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_get_device_mem_handler(handle, handler) &
+        bind(C, name="ecgemm_get_device_mem_handler") result(status)
+      import :: c_int, c_ptr, ecgemm_device_mem_handler
+      type(c_ptr), value :: handle
+      type(ecgemm_device_mem_handler), intent(out) :: handler
+      integer(c_int) :: status
+    end function
+
+    function ecgemm_get_mode_name(mode) bind(C, name="ecgemm_get_mode_name") result(str)
+      import :: c_int, c_ptr
+      integer(c_int), value :: mode
+      type(c_ptr) :: str
     end function
 
     function ecgemm_device_malloc(ptr, bytes) bind(C, name="ecgemm_device_malloc") result(status)

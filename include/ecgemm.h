@@ -49,7 +49,7 @@ typedef enum {
   /* The corrected modes. Skinny and small shapes, where a separate split pass costs
    * more than the product, run on Tensor Core kernels that split inside the CTA (the same
    * products and accuracy class); GEMV-like ones (a side of C at most 4 wide) on an FP32
-   * kernel. Which kernel takes which shape is measured: libecgemm/dispatch.cpp. */
+   * kernel. Which kernel takes which shape is measured: libecgemm/planner.cpp. */
   ECGEMM_MODE_TF32TF32 = 0, /* default: TF32 hi/lo split, 3 products, RN promotion */
   ECGEMM_MODE_HALFHALF = 1, /* FP16 hi/lo split, lo scaled by 2^11, 3 products  */
   ECGEMM_MODE_FP32 = 2,     /* plain FP32 SIMT kernel: the in-library reference    */
@@ -102,20 +102,85 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_pointer_mode(ecgemmHandle_t handle, ecgemmP
 /* Device ordinal the handle was created on (the current device at ecgemm_create). */
 ECGEMM_API ecgemmStatus_t ecgemm_get_device(ecgemmHandle_t handle, int* device);
 
-/*
- * Optional user workspace (device memory, 256-byte aligned). Without one the handle
- * grows its own, once, to the largest size a call has needed.
- * ecgemm_get_workspace_size reports what a call of this shape and mode needs.
- */
-ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* workspace, size_t bytes);
-ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size(ecgemmHandle_t handle, int m, int n, int k,
-                                                    size_t* bytes);
+/* The mode's name as the bindings spell it ("tf32tf32", "auto", ...); NULL if unknown. */
+ECGEMM_API const char* ecgemm_get_mode_name(ecgemmMode_t mode);
 
 /*
- * C = alpha * op(A) * op(B) + beta * C, column-major. A call needing a larger
- * workspace while its stream is being captured into a CUDA graph returns
- * ECGEMM_STATUS_NOT_SUPPORTED and leaves the capture intact: make one call of that
- * size before capturing, or set a user workspace (ecgemm_get_workspace_size).
+ * Scratch memory, streams and CUDA graphs (docs/memory.md).
+ *
+ * A call that needs scratch (split planes, split-K partials, AUTO's scales) takes one
+ * block before its first kernel and gives it back after its last, both ordered on the
+ * call's stream, from the first of:
+ *  1. the user workspace (ecgemm_set_workspace): device memory, 256-byte aligned, used
+ *     as it is by every call of the handle. Calls that share it must be ordered by the
+ *     caller (one stream, or events), as with cublasSetWorkspace;
+ *  2. the user's stream-ordered allocator (ecgemm_set_device_mem_handler);
+ *  3. the library's memory pool for the device (cudaMallocFromPoolAsync on the call's
+ *     stream), shared by all handles on it.
+ * With 2 and 3 a handle may switch streams between calls and have calls in flight on
+ * any number of streams: each result is bit for bit the same call's made alone. A call
+ * captured into a CUDA graph takes its block from the graph (a memory node), valid for
+ * every replay whatever the handle does meanwhile. The pool keeps freed blocks for the
+ * next calls until ecgemm_release_workspace or until its device's last handle is
+ * destroyed. A handle is still used by one host thread at a time.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* workspace, size_t bytes);
+
+/*
+ * The most scratch one call of this handle may take, in bytes; 0 (the default, unless
+ * the environment variable ECGEMM_WORKSPACE_LIMIT gives one, with an optional K/M/G
+ * suffix) means no limit. A call that would need more plans fewer split-K steps or
+ * another kernel family (slower, never less accurate than FP32 SGEMM). A user workspace
+ * is a limit of its own size.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_set_workspace_limit(ecgemmHandle_t handle, size_t bytes);
+ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_limit(ecgemmHandle_t handle, size_t* bytes);
+
+/* Returns the idle blocks of the pool of the handle's device to the driver (blocks of
+ * calls still in flight stay until they finish). The user workspace is not touched. */
+ECGEMM_API ecgemmStatus_t ecgemm_release_workspace(ecgemmHandle_t handle);
+
+/*
+ * A stream-ordered device allocator for the handle's scratch (PyTorch's caching
+ * allocator, XLA's scratch allocator, RMM, ...). device_alloc returns 0 and a block of
+ * at least `size` bytes, 256-byte aligned, usable by work queued on `stream` after the
+ * call; device_free returns it on the same stream once the call's kernels are queued
+ * (work queued later on that stream may reuse it at once). ecgemm takes at most one
+ * block per call. NULL restores the library's pool. get returns
+ * ECGEMM_STATUS_NOT_SUPPORTED when none is set.
+ */
+typedef struct {
+  void* ctx;
+  int (*device_alloc)(void* ctx, void** ptr, size_t size, ecgemmStream_t stream);
+  int (*device_free)(void* ctx, void* ptr, size_t size, ecgemmStream_t stream);
+  char name[64];
+} ecgemmDeviceMemHandler_t;
+ECGEMM_API ecgemmStatus_t ecgemm_set_device_mem_handler(ecgemmHandle_t handle,
+                                                        const ecgemmDeviceMemHandler_t* handler);
+ECGEMM_API ecgemmStatus_t ecgemm_get_device_mem_handler(ecgemmHandle_t handle,
+                                                        ecgemmDeviceMemHandler_t* handler);
+
+/*
+ * The scratch bytes a call will take in the handle's current mode and limit: the same
+ * plan the call runs. The _64 form describes the call fully: batch_count 1 for
+ * ecgemm_sgemm (and a strided batch of one), the call's batch_count for the batched
+ * forms, pointer_arrays = 1 for ecgemm_sgemm_batched*. ecgemm_get_workspace_size is
+ * ecgemm_sgemm's with N, N and packed leading dimensions.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size(ecgemmHandle_t handle, int m, int n, int k,
+                                                    size_t* bytes);
+ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size_64(ecgemmHandle_t handle,
+                                                       ecgemmOperation_t transa,
+                                                       ecgemmOperation_t transb, int64_t m,
+                                                       int64_t n, int64_t k, int64_t lda,
+                                                       int64_t ldb, int64_t ldc,
+                                                       int64_t batch_count, int pointer_arrays,
+                                                       size_t* bytes);
+
+/*
+ * C = alpha * op(A) * op(B) + beta * C, column-major, on the handle's stream.
+ * The environment variable ECGEMM_VERBOSE, set to 1, prints one line per call on stderr:
+ * entry point, shape, mode and the plan (kernel family, tile, split-K, scratch bytes).
  */
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t transa,
                                        ecgemmOperation_t transb, int m, int n, int k,

@@ -4,10 +4,17 @@
 
 #include <new>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
 #include "dispatch.hpp"
 #include "ecgemm.h"
 #include "handle.hpp"
+#include "internal.h"
 #include "kernels/scale_c.hpp"
+#include "memory.hpp"
 #include "validate.h"
 
 namespace {
@@ -60,6 +67,7 @@ struct Call {
   int64_t ldc;
   Form form = Form::kSingle;
   ecgemm::detail::Batch batch;
+  const char* entry = "ecgemm_sgemm";
 };
 
 bool valid_mode(ecgemmMode_t mode) {
@@ -73,6 +81,21 @@ bool valid_mode(ecgemmMode_t mode) {
     case ECGEMM_MODE_AUTO: return true;
   }
   return false;
+}
+
+// The planner's view of a call: shape, transposes, batch form (pointers play no part).
+ecgemm::detail::GemmArgs shape_args(const Call& call) {
+  ecgemm::detail::GemmArgs args;
+  args.trans_a = call.transa != ECGEMM_OP_N;
+  args.trans_b = call.transb != ECGEMM_OP_N;
+  args.m = call.m;
+  args.n = call.n;
+  args.k = call.k;
+  args.lda = call.lda;
+  args.ldb = call.ldb;
+  args.ldc = call.ldc;
+  args.batch = call.batch;
+  return args;
 }
 
 // Validation in netlib order, quick returns, pointer checks, then the launch.
@@ -102,19 +125,10 @@ ecgemmStatus_t run(ecgemmHandle_t handle, const Call& call) {
   if (arrays ? call.batch.c_array == nullptr : call.c == nullptr) return invalid(ECGEMM_ARG_C);
   if (on_host && !product && *call.beta == 1.0f) return ECGEMM_STATUS_SUCCESS;
 
-  GemmArgs args;
-  args.trans_a = call.transa != ECGEMM_OP_N;
-  args.trans_b = call.transb != ECGEMM_OP_N;
-  args.m = call.m;
-  args.n = call.n;
-  args.k = call.k;
+  GemmArgs args = shape_args(call);
   args.a = call.a;
-  args.lda = call.lda;
   args.b = call.b;
-  args.ldb = call.ldb;
   args.c = call.c;
-  args.ldc = call.ldc;
-  args.batch = call.batch;
   if (on_host) {
     args.scalars.alpha = *call.alpha;
     args.scalars.beta = *call.beta;
@@ -129,7 +143,46 @@ ecgemmStatus_t run(ecgemmHandle_t handle, const Call& call) {
     const cudaError_t err = ecgemm::detail::launch_scale_c(args, handle->sm_count, handle->stream);
     return err == cudaSuccess ? ECGEMM_STATUS_SUCCESS : ECGEMM_STATUS_EXECUTION_FAILED;
   }
-  return ecgemm::detail::dispatch_sgemm(*handle, args);
+  return ecgemm::detail::dispatch_sgemm(*handle, args, call.entry);
+}
+
+// A query's stand-in for a call of this shape: the checks run() makes on the shape, then
+// the planner's arguments (`arrays`: the pointer-array form, whose planning differs from
+// a strided batch of one).
+ecgemmStatus_t query_args(ecgemmHandle_t handle, const Call& call, bool arrays,
+                          ecgemm::detail::GemmArgs* args, bool* nothing) {
+  last_error_arg = 0;
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  if (const int bad = ecgemm_validate_sgemm(call.transa, call.transb, call.m, call.n, call.k,
+                                            call.lda, call.ldb, call.ldc))
+    return invalid(bad);
+  if (call.batch.count < 0) return invalid(ECGEMM_ARG_BATCH_COUNT);
+  *nothing = call.m == 0 || call.n == 0 || call.k == 0 || call.batch.count == 0;
+  *args = shape_args(call);
+  // Only the form matters to the planner: a host address that is never dereferenced.
+  static float* const kNoPointers[1] = {nullptr};
+  if (arrays) args->batch.c_array = kNoPointers;
+  return ECGEMM_STATUS_SUCCESS;
+}
+
+// ECGEMM_WORKSPACE_LIMIT: the default limit of new handles, in bytes, with an optional
+// K, M or G suffix (powers of 1024). Unparsable values are ignored.
+size_t default_workspace_limit() {
+  const char* text = std::getenv("ECGEMM_WORKSPACE_LIMIT");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text) return 0;
+  unsigned shift = 0;
+  switch (*end) {
+    case 'k': case 'K': shift = 10; ++end; break;
+    case 'm': case 'M': shift = 20; ++end; break;
+    case 'g': case 'G': shift = 30; ++end; break;
+    default: break;
+  }
+  if (*end != '\0' || (shift && value > (SIZE_MAX >> shift))) return 0;
+  return static_cast<size_t>(value) << shift;
 }
 
 }  // namespace
@@ -198,15 +251,19 @@ ECGEMM_API ecgemmStatus_t ecgemm_create(ecgemmHandle_t* handle) {
   ctx->cc_minor = prop.minor;
   ctx->sm_count = prop.multiProcessorCount;
   ctx->max_smem_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
+  ctx->workspace_limit = default_workspace_limit();
+  ecgemm::detail::attach_device(device);
   *handle = ctx;
   return ECGEMM_STATUS_SUCCESS;
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_destroy(ecgemmHandle_t handle) {
   if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (handle->workspace && !handle->workspace_is_user) {
+  // Calls still in flight hold their scratch until they finish (stream order), so
+  // nothing here waits for the device.
+  {
     DeviceGuard guard(handle->device);
-    cudaFree(handle->workspace);
+    ecgemm::detail::detach_device(handle->device);
   }
   delete handle;
   return ECGEMM_STATUS_SUCCESS;
@@ -264,14 +321,72 @@ ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* work
   if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
   if ((workspace == nullptr) != (bytes == 0) || reinterpret_cast<uintptr_t>(workspace) % 256 != 0)
     return invalid(0);
-  if (handle->workspace && !handle->workspace_is_user) {
-    DeviceGuard guard(handle->device);
-    cudaFree(handle->workspace);
+  // NULL hands the scratch back to the allocator or the pool.
+  handle->user_workspace = workspace;
+  handle->user_workspace_bytes = bytes;
+  return ECGEMM_STATUS_SUCCESS;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_set_workspace_limit(ecgemmHandle_t handle, size_t bytes) {
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  handle->workspace_limit = bytes;
+  return ECGEMM_STATUS_SUCCESS;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_limit(ecgemmHandle_t handle, size_t* bytes) {
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  if (bytes == nullptr) return invalid(0);
+  *bytes = handle->workspace_limit;
+  return ECGEMM_STATUS_SUCCESS;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_release_workspace(ecgemmHandle_t handle) {
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  DeviceGuard guard(handle->device);
+  if (!guard.ok()) return ECGEMM_STATUS_EXECUTION_FAILED;
+  return ecgemm::detail::release_idle(handle->device);
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_set_device_mem_handler(ecgemmHandle_t handle,
+                                                        const ecgemmDeviceMemHandler_t* handler) {
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  if (handler == nullptr) {
+    handle->mem_handler = ecgemmDeviceMemHandler_t{};
+    handle->has_mem_handler = false;
+    return ECGEMM_STATUS_SUCCESS;
   }
-  // NULL hands management back to the library.
-  handle->workspace = workspace;
-  handle->workspace_bytes = bytes;
-  handle->workspace_is_user = workspace != nullptr;
+  if (handler->device_alloc == nullptr || handler->device_free == nullptr) return invalid(0);
+  handle->mem_handler = *handler;
+  handle->mem_handler.name[sizeof handler->name - 1] = '\0';
+  handle->has_mem_handler = true;
+  return ECGEMM_STATUS_SUCCESS;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_get_device_mem_handler(ecgemmHandle_t handle,
+                                                        ecgemmDeviceMemHandler_t* handler) {
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  if (handler == nullptr) return invalid(0);
+  if (!handle->has_mem_handler) return ECGEMM_STATUS_NOT_SUPPORTED;  // the library's pool
+  *handler = handle->mem_handler;
+  return ECGEMM_STATUS_SUCCESS;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size_64(ecgemmHandle_t handle,
+                                                       ecgemmOperation_t transa,
+                                                       ecgemmOperation_t transb, int64_t m,
+                                                       int64_t n, int64_t k, int64_t lda,
+                                                       int64_t ldb, int64_t ldc,
+                                                       int64_t batch_count, int pointer_arrays,
+                                                       size_t* bytes) {
+  Call call{transa, transb, m, n, k, nullptr, nullptr, lda, nullptr, ldb, nullptr, nullptr, ldc};
+  call.batch.count = batch_count;
+  ecgemm::detail::GemmArgs args;
+  bool nothing = false;
+  if (const ecgemmStatus_t s = query_args(handle, call, pointer_arrays != 0, &args, &nothing);
+      s != ECGEMM_STATUS_SUCCESS)
+    return s;
+  if (bytes == nullptr) return invalid(0);
+  *bytes = nothing ? 0 : ecgemm::detail::workspace_bytes(*handle, args);
   return ECGEMM_STATUS_SUCCESS;
 }
 
@@ -282,8 +397,57 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size(ecgemmHandle_t handle, int m
   if (n < 0) return invalid(4);
   if (k < 0) return invalid(5);
   if (bytes == nullptr) return invalid(0);
-  *bytes = ecgemm::detail::workspace_bytes(*handle, m, n, k);
+  const int ld = m > 1 ? m : 1, ldb = k > 1 ? k : 1;
+  return ecgemm_get_workspace_size_64(handle, ECGEMM_OP_N, ECGEMM_OP_N, m, n, k, ld, ldb, ld, 1,
+                                      0, bytes);
+}
+
+ECGEMM_API const char* ecgemm_get_mode_name(ecgemmMode_t mode) {
+  switch (mode) {
+    case ECGEMM_MODE_TF32TF32: return "tf32tf32";
+    case ECGEMM_MODE_HALFHALF: return "halfhalf";
+    case ECGEMM_MODE_FP32: return "fp32";
+    case ECGEMM_MODE_TF32: return "tf32";
+    case ECGEMM_MODE_FP16: return "fp16";
+    case ECGEMM_MODE_MARKIDIS: return "markidis";
+    case ECGEMM_MODE_AUTO: return "auto";
+  }
+  return nullptr;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_string(ecgemmHandle_t handle, int transa, int transb,
+                                                      int64_t m, int64_t n, int64_t k, int64_t lda,
+                                                      int64_t ldb, int64_t ldc, int64_t batch_count,
+                                                      int pointer_arrays, char* text, size_t length) {
+  Call call{static_cast<ecgemmOperation_t>(transa), static_cast<ecgemmOperation_t>(transb), m, n, k,
+            nullptr, nullptr, lda, nullptr, ldb, nullptr, nullptr, ldc};
+  call.batch.count = batch_count;
+  ecgemm::detail::GemmArgs args;
+  bool nothing = false;
+  if (const ecgemmStatus_t s = query_args(handle, call, pointer_arrays != 0, &args, &nothing);
+      s != ECGEMM_STATUS_SUCCESS)
+    return s;
+  if (text == nullptr || length == 0) return invalid(0);
+  const std::string plan =
+      nothing ? std::string("family=none (no product: C = beta * C)")
+              : ecgemm::detail::plan_string(*handle, args);
+  std::strncpy(text, plan.c_str(), length - 1);
+  text[length - 1] = '\0';
   return ECGEMM_STATUS_SUCCESS;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_internal_workspace_usage(int device, int reset_high, size_t* used,
+                                                          size_t* used_high, size_t* reserved,
+                                                          size_t* reserved_high) {
+  if (used == nullptr || used_high == nullptr || reserved == nullptr || reserved_high == nullptr)
+    return invalid(0);
+  ecgemm::detail::PoolUsage usage;
+  const ecgemmStatus_t s = ecgemm::detail::pool_usage(device, reset_high != 0, &usage);
+  *used = usage.used;
+  *used_high = usage.used_high;
+  *reserved = usage.reserved;
+  *reserved_high = usage.reserved_high;
+  return s;
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t transa,
@@ -291,7 +455,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t 
                                        const float* alpha, const float* A, int lda,
                                        const float* B, int ldb, const float* beta, float* C,
                                        int ldc) {
-  return run(handle, {transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc});
+  Call call{transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc};
+  call.entry = __func__;
+  return run(handle, call);
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm_64(ecgemmHandle_t handle, ecgemmOperation_t transa,
@@ -299,7 +465,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm_64(ecgemmHandle_t handle, ecgemmOperation
                                           int64_t k, const float* alpha, const float* A,
                                           int64_t lda, const float* B, int64_t ldb,
                                           const float* beta, float* C, int64_t ldc) {
-  return run(handle, {transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc});
+  Call call{transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc};
+  call.entry = __func__;
+  return run(handle, call);
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched_64(
@@ -309,6 +477,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched_64(
     int64_t strideC, int64_t batch_count) {
   Call call{transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc};
   call.form = Form::kStrided;
+  call.entry = __func__;
   call.batch.count = batch_count;
   call.batch.stride_a = strideA;
   call.batch.stride_b = strideB;
@@ -331,6 +500,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm_batched_64(
     int64_t batch_count) {
   Call call{transa, transb, m, n, k, alpha, nullptr, lda, nullptr, ldb, beta, nullptr, ldc};
   call.form = Form::kPointerArray;
+  call.entry = __func__;
   call.batch.count = batch_count;
   call.batch.a_array = A;
   call.batch.b_array = B;

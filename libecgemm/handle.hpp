@@ -17,14 +17,11 @@ struct ecgemmContext {
   ecgemmMode_t mode = ECGEMM_MODE_TF32TF32;
   ecgemmPointerMode_t pointer_mode = ECGEMM_POINTER_MODE_HOST;
 
-  // Workspace: owned (grown once to the largest request, freed at destroy) unless
-  // the user supplied one, which is never freed or grown.
-  void* workspace = nullptr;
-  size_t workspace_bytes = 0;
-  bool workspace_is_user = false;
+  // Where a call's scratch comes from (memory.hpp, docs/memory.md): the user's workspace
+  // if set, else the user's allocator if set, else the library's pool.
+  void* user_workspace = nullptr;
+  size_t user_workspace_bytes = 0;
+  ecgemmDeviceMemHandler_t mem_handler{};
+  bool has_mem_handler = false;
+  size_t workspace_limit = 0;  // most scratch one call may take; 0: no limit
 };
-
-namespace ecgemm::detail {
-// Makes the handle's workspace at least `bytes` large (device memory).
-ecgemmStatus_t reserve_workspace(ecgemmContext& ctx, size_t bytes);
-}  // namespace ecgemm::detail

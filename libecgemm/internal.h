@@ -45,6 +45,22 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_split_host(ecgemmSplitMethod_t method,
 ECGEMM_API ecgemmStatus_t ecgemm_internal_split_device(ecgemmSplitMethod_t method, const float* x,
                                                        float* hi, float* lo, size_t n);
 
+/*
+ * The plan a call of this shape would run on the handle (what ECGEMM_VERBOSE prints),
+ * as text: "family=... method=... tile=... splits=... workspace=...". Arguments as for
+ * ecgemm_get_workspace_size_64. For ecgemm.explain and the tests.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_string(ecgemmHandle_t handle, int transa, int transb,
+                                                      int64_t m, int64_t n, int64_t k, int64_t lda,
+                                                      int64_t ldb, int64_t ldc, int64_t batch_count,
+                                                      int pointer_arrays, char* text, size_t length);
+
+/* The library pool of `device`: bytes in use now and at most since the last reset,
+ * reserved now and at most (reset_high != 0 resets both highs after reading). */
+ECGEMM_API ecgemmStatus_t ecgemm_internal_workspace_usage(int device, int reset_high, size_t* used,
+                                                          size_t* used_high, size_t* reserved,
+                                                          size_t* reserved_high);
+
 #ifdef __cplusplus
 }
 #endif

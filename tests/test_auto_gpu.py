@@ -41,7 +41,7 @@ def auto_and_twin(h, monkeypatch, exp_type, ta, tb, m, k, n):
     tf32tf32 on fall-back data) run on the model's scaled operands and scaled back."""
     # The plane route, where AUTO scales, for AUTO and for its twin (dispatch sends a
     # halfhalf product this small to the fused mma.sync family).
-    monkeypatch.setenv("ECGEMM_TC_KERNEL", "planes")
+    monkeypatch.setenv("ECGEMM_FAMILY", "planes")
     a_host, b_host = (numerics.exp_rand(s, *r, rng) for s, r, rng in
                       zip(((m, k), (k, n)), EXP_TYPES[exp_type], (exp_type, exp_type + 10)))
     choice = numerics.auto_choice(a_host, b_host)

@@ -96,16 +96,16 @@ def expected_class_ok(mode, res, res_cublas, k):
 
 
 SHAPES = [(1, 1, 1), (7, 33, 127), (127, 129, 65), (33, 19, 4097), (130, 257, 300)]
-# The corrected modes run skinny/small shapes on the SIMT family (dispatch.cpp's rule);
-# "tc" pins them to the Tensor Core family so that it is tested on every shape too.
+# The corrected modes run skinny/small shapes on other families (planner.cpp's rule);
+# "tc" pins them to the plane family (ECGEMM_FAMILY) so that it is tested on every shape too.
 MODE_ROUTES = [(mode, "rule") for mode in MODES] + [("tf32tf32", "tc"), ("halfhalf", "tc"), ("auto", "tc")]
 
 
 def use_route(monkeypatch, route):
     if route == "tc":
-        monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
+        monkeypatch.setenv("ECGEMM_FAMILY", "planes")
     else:
-        monkeypatch.delenv("ECGEMM_CORRECTED_ROUTE", raising=False)
+        monkeypatch.delenv("ECGEMM_FAMILY", raising=False)
 
 
 @pytest.mark.parametrize("mode,route", MODE_ROUTES)

@@ -1,4 +1,4 @@
-"""The fused Hopper family (operands split inside the kernel; ECGEMM_TC_KERNEL=fused)
+"""The fused Hopper family (operands split inside the kernel; ECGEMM_FAMILY=fused_wgmma)
 on every mode, transpose, TMA source (K-major, M/N-major, unaligned -> global loads),
 tile shape (128 x 128, and 64 x 128 with and without the swap) and split-K, against
 an FP64 product and cuBLAS SGEMM on the same inputs."""
@@ -21,8 +21,7 @@ SHAPES = [(1, 1, 1), (130, 257, 300), (64, 300, 2000), (300, 64, 2000), (1, 700,
 
 @pytest.fixture(autouse=True)
 def fused_route(monkeypatch):
-    monkeypatch.setenv("ECGEMM_TC_KERNEL", "fused")
-    monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
+    monkeypatch.setenv("ECGEMM_FAMILY", "fused_wgmma")
 
 
 @pytest.mark.parametrize("mode", TC_MODES)
@@ -45,9 +44,8 @@ def test_fused_nan_inf_alpha_beta(handle, mode, m, n, k):
 @pytest.mark.parametrize("m,n,k", [(64, 4100, 700), (4100, 48, 700)])
 def test_default_rule_sends_one_skinny_side_to_the_fused_family(handle, monkeypatch, mode, ta, tb,
                                                                 m, n, k):
-    # No pins: dispatch.cpp's measured rule picks the fused family for these shapes.
-    monkeypatch.delenv("ECGEMM_TC_KERNEL", raising=False)
-    monkeypatch.delenv("ECGEMM_CORRECTED_ROUTE", raising=False)
+    # No pin: planner.cpp's measured rule picks the fused family for these shapes.
+    monkeypatch.delenv("ECGEMM_FAMILY", raising=False)
     a, b = make_problem(ta, tb, m, n, k, seed=k)
     c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
     assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]

@@ -1,5 +1,5 @@
 """The fused mma.sync family (FP32 tiles staged by cp.async, split in registers;
-ECGEMM_TC_KERNEL=mma) on the corrected modes, every transpose, 16-byte and 4-byte copies,
+ECGEMM_FAMILY=fused_mma) on the corrected modes, every transpose, 16-byte and 4-byte copies,
 ragged edges, split-K and both batch forms, against an FP64 product and cuBLAS SGEMM on
 the same inputs; and on the one-pass modes and Markidis, whose batches it runs where the
 wgmma families are absent."""
@@ -26,8 +26,7 @@ SHAPES = [(1, 1, 1), (64, 64, 64), (130, 257, 300), (1, 700, 513), (257, 129, 64
 
 @pytest.fixture(autouse=True)
 def mma_route(monkeypatch):
-    monkeypatch.setenv("ECGEMM_TC_KERNEL", "mma")
-    monkeypatch.setenv("ECGEMM_CORRECTED_ROUTE", "tc")
+    monkeypatch.setenv("ECGEMM_FAMILY", "fused_mma")
 
 
 @pytest.mark.parametrize("mode", CORRECTED)

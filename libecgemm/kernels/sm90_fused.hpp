@@ -21,7 +21,9 @@ struct FusedPlan {
 // Whether the fused kernels exist in this build and can run this call on this device.
 bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev);
 
-FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev);
+// `max_bytes` caps the split-K partials (the planner's cap).
+FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
+                          size_t max_bytes = SIZE_MAX);
 
 cudaError_t launch_sm90_fused(TcMethod method, const GemmArgs& args, const FusedPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream);

@@ -513,7 +513,8 @@ bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev) {
 // that side on the tile's rows (the call is swapped when it is n). Split-K only for
 // single products that leave SMs idle, with at least 8 stages per split, as many as
 // finish soonest in whole waves (wave_splits).
-FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev) {
+FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
+                          size_t max_bytes) {
   constexpr int64_t kMinStagesPerSplit = 8;
   FusedPlan plan;
   plan.consumers = std::min(args.m, args.n) <= 64 ? 1 : 2;
@@ -527,6 +528,9 @@ FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInf
   if (!args.batch.batched())  // one CTA an SM (shared memory)
     splits = wave_splits(tiles, dev.sm_count,
                          std::min(stages / kMinStagesPerSplit, int64_t(65535)));
+  // As many partial planes as the cap holds (a user workspace, the handle's limit).
+  const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;
+  splits = std::min<int64_t>(splits, std::max<size_t>(1, max_bytes / plane_bytes));
   const int64_t stages_per_split = (stages + splits - 1) / splits;
   plan.splits = static_cast<int>((stages + stages_per_split - 1) / stages_per_split);
   plan.units_per_split = stages_per_split * units_per_stage;

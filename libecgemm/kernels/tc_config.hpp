@@ -63,7 +63,10 @@ struct TcWorkspace {
   size_t bytes = 0;
 };
 
-TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+// `max_bytes` caps the split-K partials; the planes themselves are always planned
+// (the planner checks `bytes` against its cap).
+TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+                              size_t max_bytes = SIZE_MAX);
 
 // Splits op(A) and op(B) into K-major, zero-padded hi/lo planes in the workspace.
 cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
@@ -109,7 +112,8 @@ struct TcAutoPlan {
   AutoScaleLayout scale;
   size_t bytes = 0;
 };
-TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+                        size_t max_bytes = SIZE_MAX);
 
 // Statistics and scale choice, then both routes' split, mainloop and reduction; the
 // kernels of the route the device did not choose return at once.

@@ -24,10 +24,15 @@ cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorksp
   return launch_mainloop(method, args, plan, ws, dev, stream);
 }
 
-TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+                        size_t max_bytes) {
   TcAutoPlan p;
-  p.half = plan_tc_workspace(TcMethod::kHalfx3, m, n, k, dev);
-  p.tf32 = plan_tc_workspace(TcMethod::kTf32x3, m, n, k, dev);
+  // The scale data follow the planes (at most one alignment step more than at offset 0).
+  const AutoScaleLayout alone = plan_auto_scale(m, n, 0);
+  const size_t scale_room = alone.bytes + 256;
+  const size_t room = max_bytes > scale_room ? max_bytes - scale_room : 0;
+  p.half = plan_tc_workspace(TcMethod::kHalfx3, m, n, k, dev, room);
+  p.tf32 = plan_tc_workspace(TcMethod::kTf32x3, m, n, k, dev, room);
   p.scale = plan_auto_scale(m, n, std::max(p.half.bytes, p.tf32.bytes));
   p.bytes = p.scale.begin + p.scale.bytes;
   return p;

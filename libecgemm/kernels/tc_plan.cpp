@@ -7,7 +7,7 @@
 namespace ecgemm::detail {
 
 TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k,
-                              const DeviceInfo& dev) {
+                              const DeviceInfo& dev, size_t max_bytes) {
   constexpr size_t kAlign = 256;
   TcWorkspace w;
   const int64_t k_align = kTileKBytes / static_cast<int64_t>(element_bytes(method));
@@ -33,7 +33,12 @@ TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k,
     w.a_lo = take(plane_a);
     w.b_lo = take(plane_b);
   }
-  if (w.splits > 1) w.partials = take(static_cast<size_t>(w.splits * w.m_pad * w.n_pad) * 4);
+  // Partials only as far as the cap leaves room after the planes (the planner's cap:
+  // a user workspace or the handle's limit); fewer splits keep the same products.
+  const size_t partial_plane = static_cast<size_t>(w.m_pad * w.n_pad) * 4;
+  const size_t room = max_bytes > off ? max_bytes - off : 0;
+  w.splits = static_cast<int>(std::min<size_t>(w.splits, std::max<size_t>(1, room / partial_plane)));
+  if (w.splits > 1) w.partials = take(w.splits * partial_plane);
   w.bytes = off;
   return w;
 }

@@ -99,8 +99,8 @@ def matmul(a: Any, b: Any, *, out: Any = None, alpha: float = 1.0, beta: float =
     >>> b = np.random.rand(128, 64).astype(np.float32)
     >>> c = ecgemm.matmul(a, b)                       # doctest: +SKIP
     """
-    if handle is None and stream is None:
-        result = _ecgemm.matmul_fast(a, b, out, alpha, beta, mode)
+    if stream is None and (handle is None or isinstance(handle, _ecgemm.Handle)):
+        result = _ecgemm.matmul_fast(a, b, out, alpha, beta, mode, handle)
         if result is not None:
             return result
     mode, stream = _check_options(mode, handle, stream)
@@ -117,6 +117,42 @@ def matmul(a: Any, b: Any, *, out: Any = None, alpha: float = 1.0, beta: float =
     elif beta != 0.0:
         raise ValueError("beta != 0 scales the existing result, so it needs out=")
     return _run(shapes, A, C, alpha, beta, mode, handle, stream, on_device)
+
+
+def explain(a: Any, b: Any, *, mode: Optional[str] = None,
+            handle: Optional["_ecgemm.Handle"] = None) -> str:
+    """The plan ``matmul(a, b, mode=mode, handle=handle)`` would run, as one line of text.
+
+    The kernel family, the products it computes, its tile and split-K, and the scratch
+    bytes, e.g. ``"family=fused_mma method=tf32tf32 tile=64x64 splits=4 workspace=0"``:
+    what ``ECGEMM_VERBOSE=1`` prints for the call. Nothing runs on the GPU; the operands
+    are only read for their shapes, strides and device.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`matmul` would for these operands.
+    """
+    mode, _ = _check_options(mode, handle, None)
+    consumer = _consumer_stream(handle, None)
+    A, B = as_operand(a, "a", consumer), as_operand(b, "b", consumer)
+    on_device = check_same_side(A, B, None)
+    shapes = matmul_shapes(A, B)
+    check_layout(shapes.a)
+    check_layout(shapes.b)
+    # The result matmul would allocate: C-ordered.
+    shape = shapes.result_shape
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    C = Operand("out", None, A.package, on_device, 0, shape, tuple(reversed(strides)), False)
+    if on_device:
+        _, handle = _device_and_handle((shapes.a, shapes.b), handle)
+    elif handle is None:
+        handle = default_handle(_ecgemm.current_device())
+    plan = plan_batch(shapes.a, shapes.b, as_stack(C, shapes))
+    return _ecgemm.plan_string(handle, plan.gemm, plan.count, plan.strides is None, mode)
 
 
 def sgemm(transa: str, transb: str, alpha: float, a: Any, b: Any, beta: float, c: Any, *,

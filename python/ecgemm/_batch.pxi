@@ -9,34 +9,53 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 
-cdef int _upload_pointers(Handle handle, const void* host, size_t bytes,
-                          rt.cudaStream_t stream) except -1:
-    """Copy `bytes` of item pointers into the handle's device buffer, ordered on `stream`.
-
-    The buffer is reused by the next pointer-array call; that call may run on another
-    stream, so it first waits (on the device) for the event recorded after the last
-    call that read the buffer. Nothing here waits on the host: the pointer arrays are
-    small pageable copies, which the driver takes inline (up to 64 KiB) or stages.
-    """
-    cdef rt.cudaError_t error = rt.cudaSuccess
-    cdef void* grown = NULL
+cdef bint _capturing(uintptr_t stream) except -1:
+    cdef rt.cudaStreamCaptureStatus status = rt.cudaStreamCaptureStatusNone
+    cdef rt.cudaError_t error
     with nogil:
-        if handle._pointers_read == NULL:
-            error = rt.cudaEventCreateWithFlags(<rt.cudaEvent_t*>&handle._pointers_read,
-                                                rt.cudaEventDisableTiming)
-        else:
-            error = rt.cudaStreamWaitEvent(stream, <rt.cudaEvent_t>handle._pointers_read, 0)
-        if error == rt.cudaSuccess and bytes > handle._pointer_bytes:
-            error = rt.cudaMallocAsync(&grown, bytes, stream)
+        error = rt.cudaStreamIsCapturing(<rt.cudaStream_t>stream, &status)
+    _check_cuda(error, "cudaStreamIsCapturing")
+    return status != rt.cudaStreamCaptureStatusNone
+
+
+cdef class _ItemPointers:
+    """A batch's item pointers in device memory, for one call, ordered on its stream.
+
+    Allocated and freed on the call's stream (the device's stream-ordered pool), so
+    calls on other streams never share them. The copy is from pageable memory, which
+    the driver takes before cudaMemcpyAsync returns; a CUDA graph could not replay it,
+    so a capture is refused before anything is queued.
+    """
+    cdef void* data
+    cdef rt.cudaStream_t stream
+
+    def __cinit__(self):
+        self.data = NULL
+
+    cdef int upload(self, const void* host, size_t bytes, uintptr_t stream) except -1:
+        cdef rt.cudaError_t error
+        if _capturing(stream):
+            raise EcgemmError(
+                "ECGEMM_STATUS_NOT_SUPPORTED",
+                "this stack's batch strides do not reduce to one stride, so its item pointers "
+                "are copied from the host, which a CUDA graph cannot replay; capture a "
+                "contiguous stack (e.g. .contiguous()) or call outside the capture")
+        self.stream = <rt.cudaStream_t>stream
+        with nogil:
+            error = rt.cudaMallocAsync(&self.data, bytes, self.stream)
             if error == rt.cudaSuccess:
-                if handle._pointer_arrays != NULL:
-                    rt.cudaFreeAsync(handle._pointer_arrays, stream)
-                handle._pointer_arrays, handle._pointer_bytes = grown, bytes
-        if error == rt.cudaSuccess:
-            error = rt.cudaMemcpyAsync(handle._pointer_arrays, host, bytes,
-                                       rt.cudaMemcpyHostToDevice, stream)
-    _check_cuda(error, "copying the batch's item pointers to the device")
-    return 0
+                error = rt.cudaMemcpyAsync(self.data, host, bytes, rt.cudaMemcpyHostToDevice,
+                                           self.stream)
+        _check_cuda(error, "copying the batch's item pointers to the device")
+        return 0
+
+    cdef void release(self) noexcept nogil:
+        if self.data != NULL:
+            rt.cudaFreeAsync(self.data, self.stream)
+            self.data = NULL
+
+    def __dealloc__(self):
+        self.release()
 
 
 def gemm_device_batched(Handle handle, plan, float alpha, float beta, mode, uintptr_t stream,
@@ -46,54 +65,33 @@ def gemm_device_batched(Handle handle, plan, float alpha, float beta, mode, uint
     Returns once the work is enqueued; the result is ready on `stream`.
     """
     cdef SgemmCall call = _prepare(handle, plan.gemm, alpha, beta, mode, stream)
-    cdef int count = plan.count
-    cdef long long stride_a = 0, stride_b = 0, stride_c = 0
-    cdef const float* const* items = NULL
-    cdef ecgemmStatus_t status
-    cdef rt.cudaError_t error = rt.cudaSuccess
+    cdef _ItemPointers items = None
     cdef int previous
     cdef uint64_t[:, ::1] pointers
+    call.count = plan.count
     if plan.strides is None:
         # Item addresses: item 0's plus each item's offset (elements -> bytes).
-        host = np.empty((3, count), dtype=np.uint64)
+        host = np.empty((3, call.count), dtype=np.uint64)
         base = np.array([<uintptr_t>call.a, <uintptr_t>call.b, <uintptr_t>call.c],
                         dtype=np.uint64)
         np.add(base[:, None], plan.offsets.astype(np.uint64) * np.uint64(FLOAT_BYTES),
                out=host)
         pointers = host
+        items = _ItemPointers()
     else:
-        stride_a, stride_b, stride_c = plan.strides
+        call.stride_a, call.stride_b, call.stride_c = plan.strides
     with handle._lock:
         previous = _enter_device(handle.device)
         try:
             for producer in waits:
                 _stream_wait(stream, producer)
-            if plan.strides is None:
-                _upload_pointers(handle, &pointers[0, 0], 3 * count * sizeof(uint64_t),
-                                 <rt.cudaStream_t>stream)
-                items = <const float* const*>handle._pointer_arrays
-            with nogil:
-                status = ecgemm_set_stream(call.handle, call.stream)
-                if status == ECGEMM_STATUS_SUCCESS:
-                    status = ecgemm_set_mode(call.handle, call.mode)
-            _check(status)
-            with nogil:
-                if items == NULL:
-                    status = ecgemm_sgemm_strided_batched(
-                        call.handle, call.transa, call.transb, call.m, call.n, call.k,
-                        &call.alpha, call.a, call.lda, stride_a, call.b, call.ldb, stride_b,
-                        &call.beta, call.c, call.ldc, stride_c, count)
-                else:
-                    status = ecgemm_sgemm_batched(
-                        call.handle, call.transa, call.transb, call.m, call.n, call.k,
-                        &call.alpha, items, call.lda, items + count, call.ldb, &call.beta,
-                        <float* const*>(items + 2 * count), call.ldc, count)
-                    error = rt.cudaEventRecord(<rt.cudaEvent_t>handle._pointers_read,
-                                               <rt.cudaStream_t>stream)
-            _check(status, from_sgemm=True)
-            if items != NULL:
-                _check_cuda(error, "cudaEventRecord")
+            if items is not None:
+                items.upload(&pointers[0, 0], 3 * call.count * sizeof(uint64_t), stream)
+                call.items = <const float* const*>items.data
+            _run(handle, &call)
         finally:
+            if items is not None:
+                items.release()
             _leave_device(previous, handle.device)
 
 

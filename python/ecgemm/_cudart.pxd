@@ -20,6 +20,9 @@ cdef extern from "cuda_runtime_api.h" nogil:
         cudaMemoryTypeDevice
         cudaMemoryTypeManaged
 
+    cdef enum cudaStreamCaptureStatus:
+        cudaStreamCaptureStatusNone
+
     ctypedef void* cudaStream_t "cudaStream_t"
     ctypedef void* cudaEvent_t "cudaEvent_t"
 
@@ -56,6 +59,8 @@ cdef extern from "cuda_runtime_api.h" nogil:
     cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                 cudaStream_t stream)
     cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+    cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status)
+    cudaError_t cudaMemGetInfo(size_t* free, size_t* total)
 
     cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
     cudaError_t cudaEventCreate(cudaEvent_t* event)

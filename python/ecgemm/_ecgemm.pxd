@@ -62,9 +62,28 @@ cdef extern from "ecgemm.h" nogil:
     ecgemmStatus_t ecgemm_set_pointer_mode(ecgemmHandle_t handle, ecgemmPointerMode_t mode)
     ecgemmStatus_t ecgemm_get_pointer_mode(ecgemmHandle_t handle, ecgemmPointerMode_t* mode)
     ecgemmStatus_t ecgemm_get_device(ecgemmHandle_t handle, int* device)
+    const char* ecgemm_get_mode_name(ecgemmMode_t mode)
+
+    ctypedef struct ecgemmDeviceMemHandler_t:
+        void* ctx
+        int (*device_alloc)(void* ctx, void** ptr, size_t size, ecgemmStream_t stream) noexcept nogil
+        int (*device_free)(void* ctx, void* ptr, size_t size, ecgemmStream_t stream) noexcept nogil
+        char name[64]
+
     ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* workspace, size_t bytes)
+    ecgemmStatus_t ecgemm_set_workspace_limit(ecgemmHandle_t handle, size_t bytes)
+    ecgemmStatus_t ecgemm_get_workspace_limit(ecgemmHandle_t handle, size_t* bytes)
+    ecgemmStatus_t ecgemm_release_workspace(ecgemmHandle_t handle)
+    ecgemmStatus_t ecgemm_set_device_mem_handler(ecgemmHandle_t handle,
+                                                 const ecgemmDeviceMemHandler_t* handler)
+    ecgemmStatus_t ecgemm_get_device_mem_handler(ecgemmHandle_t handle,
+                                                 ecgemmDeviceMemHandler_t* handler)
     ecgemmStatus_t ecgemm_get_workspace_size(ecgemmHandle_t handle, int m, int n, int k,
                                              size_t* bytes)
+    ecgemmStatus_t ecgemm_get_workspace_size_64(
+        ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int64_t m,
+        int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc, int64_t batch_count,
+        int pointer_arrays, size_t* bytes)
 
     ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t transa,
                                 ecgemmOperation_t transb, int m, int n, int k,
@@ -110,10 +129,7 @@ cdef class Handle:
     cdef str _mode
     cdef object _stream
     cdef object _lock
-    # Device copy of the item pointers of ecgemm_sgemm_batched calls (grown, never
-    # shrunk) and the event after the last call that read it (NULL: none yet).
-    cdef void* _pointer_arrays
-    cdef size_t _pointer_bytes
-    cdef void* _pointers_read
+    # The stream-ordered allocator the library takes scratch from (None: its pool);
+    # kept alive here because the C handle holds a borrowed pointer to it.
+    cdef object _allocator
     cdef ecgemmHandle_t _require(self) except NULL
-    cdef void _free_pointer_arrays(self) noexcept nogil

@@ -12,8 +12,9 @@ import threading
 
 import numpy as np
 
-from libc.stdint cimport uintptr_t
+from libc.stdint cimport int64_t, uintptr_t
 from libc.stddef cimport size_t
+from libc.string cimport memset, strncpy
 
 cimport ecgemm._cudart as rt
 
@@ -28,6 +29,13 @@ cdef extern from "internal.h" nogil:
         ECGEMM_SPLIT_MARKIDIS
     int ecgemm_internal_validate(int transa, int transb, int m, int n, int k, int lda, int ldb,
                                  int ldc)
+    ecgemmStatus_t ecgemm_internal_plan_string(
+        ecgemmHandle_t handle, int transa, int transb, int64_t m, int64_t n, int64_t k,
+        int64_t lda, int64_t ldb, int64_t ldc, int64_t batch_count, int pointer_arrays,
+        char* text, size_t length)
+    ecgemmStatus_t ecgemm_internal_workspace_usage(int device, int reset_high, size_t* used,
+                                                   size_t* used_high, size_t* reserved,
+                                                   size_t* reserved_high)
     ecgemmStatus_t ecgemm_internal_split_host(ecgemmSplitMethod_t method, const float* x,
                                               float* hi, float* lo, size_t n)
     ecgemmStatus_t ecgemm_internal_split_device(ecgemmSplitMethod_t method, const float* x,
@@ -171,8 +179,39 @@ cdef void _leave_device(int previous, int device) noexcept nogil:
 
 # --- handles -----------------------------------------------------------------
 
+cdef int _allocator_alloc(void* ctx, void** ptr, size_t size,
+                          ecgemmStream_t stream) noexcept with gil:
+    """ecgemmDeviceMemHandler_t.device_alloc over a Python allocator (Handle.set_allocator)."""
+    allocator = <object>ctx
+    try:
+        ptr[0] = <void*><uintptr_t>allocator.alloc(size, <uintptr_t>stream)
+        return 0
+    except BaseException as error:  # reported by the call that needed the memory
+        allocator.failure = error
+        return 1
+
+
+cdef int _allocator_free(void* ctx, void* ptr, size_t size,
+                         ecgemmStream_t stream) noexcept with gil:
+    allocator = <object>ctx
+    try:
+        allocator.free(<uintptr_t>ptr, size, <uintptr_t>stream)
+        return 0
+    except BaseException as error:
+        allocator.failure = error
+        return 1
+
+
+class _Allocator:
+    """What the C handle points at: the user's allocator and the last error it raised."""
+    __slots__ = ("alloc", "free", "failure")
+
+    def __init__(self, allocator):
+        self.alloc, self.free, self.failure = allocator.alloc, allocator.free, None
+
+
 cdef class Handle:
-    """An ecgemm library handle: device, stream, mode and workspace.
+    """An ecgemm library handle: device, stream, mode and where scratch memory comes from.
 
     Parameters
     ----------
@@ -189,9 +228,12 @@ cdef class Handle:
     Notes
     -----
     A handle serializes the calls made through it (calls from several threads
-    wait for each other); use one handle per thread for concurrency. Close it
-    with :meth:`close` or a ``with`` block; otherwise it is destroyed when
-    collected. Its workspace grows to the largest call it has served.
+    wait for each other); use one handle per thread for concurrency. Calls may run
+    on any streams: each takes its scratch memory on its own stream (from the
+    library's pool, or from :meth:`set_allocator`'s allocator), so calls in flight
+    on several streams, and calls captured into CUDA graphs, never share it
+    (docs/memory.md). Close the handle with :meth:`close` or a ``with`` block;
+    otherwise it is destroyed when collected.
 
     Examples
     --------
@@ -201,9 +243,7 @@ cdef class Handle:
 
     def __cinit__(self):
         self._handle = NULL
-        self._pointer_arrays = NULL
-        self._pointer_bytes = 0
-        self._pointers_read = NULL
+        self._allocator = None
 
     def __init__(self, device=None, stream=None, mode="tf32tf32"):
         cdef int dev
@@ -233,17 +273,6 @@ cdef class Handle:
         if self._handle != NULL:
             with nogil:
                 ecgemm_destroy(self._handle)  # nothing to report to from here
-        self._free_pointer_arrays()
-
-    cdef void _free_pointer_arrays(self) noexcept nogil:
-        # cudaFree waits for the device: the arrays may still be read by a queued call.
-        if self._pointer_arrays != NULL:
-            rt.cudaFree(self._pointer_arrays)
-            self._pointer_arrays = NULL
-            self._pointer_bytes = 0
-        if self._pointers_read != NULL:
-            rt.cudaEventDestroy(<rt.cudaEvent_t>self._pointers_read)
-            self._pointers_read = NULL
 
     cdef ecgemmHandle_t _require(self) except NULL:
         if self._handle == NULL:
@@ -251,7 +280,7 @@ cdef class Handle:
         return self._handle
 
     def close(self):
-        """Destroy the library handle and free its workspace; further use raises."""
+        """Destroy the library handle; further use raises."""
         cdef ecgemmHandle_t handle
         cdef ecgemmStatus_t status = ECGEMM_STATUS_SUCCESS
         cdef int previous
@@ -263,7 +292,6 @@ cdef class Handle:
             try:
                 with nogil:
                     status = ecgemm_destroy(handle)
-                    self._free_pointer_arrays()
             finally:
                 _leave_device(previous, self.device)
         _check(status)
@@ -299,6 +327,70 @@ cdef class Handle:
         self._stream = None if value is None else stream_handle(value)
 
     @property
+    def workspace_limit(self):
+        """The most scratch memory (bytes) one call may take; 0 means no limit.
+
+        A call that would need more plans fewer split-K steps or another kernel
+        family: slower, never less accurate than FP32. Default: 0, or the
+        ``ECGEMM_WORKSPACE_LIMIT`` environment variable (bytes, optional K/M/G).
+        """
+        cdef size_t limit = 0
+        cdef ecgemmHandle_t handle = self._require()
+        with nogil:
+            status = ecgemm_get_workspace_limit(handle, &limit)
+        _check(status)
+        return limit
+
+    @workspace_limit.setter
+    def workspace_limit(self, value):
+        cdef size_t limit = operator.index(value)
+        cdef ecgemmHandle_t handle = self._require()
+        with nogil:
+            status = ecgemm_set_workspace_limit(handle, limit)
+        _check(status)
+
+    def release_workspace(self):
+        """Give the idle scratch memory of this handle's device back to the driver."""
+        cdef ecgemmHandle_t handle = self._require()
+        cdef int previous = _enter_device(self.device)
+        try:
+            with nogil:
+                status = ecgemm_release_workspace(handle)
+        finally:
+            _leave_device(previous, self.device)
+        _check(status)
+
+    def set_allocator(self, allocator):
+        """Take scratch memory from `allocator` instead of the library's pool.
+
+        `allocator` has ``alloc(size, stream) -> int`` (a device address, 256-byte
+        aligned, usable by work queued on the int `stream` after the call) and
+        ``free(ptr, size, stream)`` (stream-ordered: work queued later on `stream`
+        may reuse the memory at once), as PyTorch's caching allocator behaves.
+        ``None`` restores the pool. An exception raised by `alloc` is re-raised
+        by the call that needed the memory.
+        """
+        cdef ecgemmDeviceMemHandler_t handler
+        cdef ecgemmHandle_t handle = self._require()
+        cdef ecgemmStatus_t status
+        wrapped = None if allocator is None else _Allocator(allocator)
+        with self._lock:
+            if wrapped is None:
+                with nogil:
+                    status = ecgemm_set_device_mem_handler(handle, NULL)
+            else:
+                memset(&handler, 0, sizeof(handler))
+                handler.ctx = <void*>wrapped
+                handler.device_alloc = _allocator_alloc
+                handler.device_free = _allocator_free
+                name = type(allocator).__qualname__.encode()
+                strncpy(handler.name, name, sizeof(handler.name) - 1)
+                with nogil:
+                    status = ecgemm_set_device_mem_handler(handle, &handler)
+            _check(status)
+            self._allocator = wrapped
+
+    @property
     def ptr(self):
         """The raw ``ecgemmHandle_t`` as an int, for calling the C ABI directly."""
         return <uintptr_t>self._require()
@@ -327,6 +419,13 @@ cdef struct SgemmCall:
     int ldb
     float* c
     int ldc
+    # Batched calls: count > 0 (0: ecgemm_sgemm); items: the pointer arrays on the device
+    # (A's, then B's, then C's), else the strides.
+    int count
+    long long stride_a
+    long long stride_b
+    long long stride_c
+    const float* const* items
 
 
 cdef SgemmCall _prepare(Handle handle, plan, float alpha, float beta, mode,
@@ -344,22 +443,79 @@ cdef SgemmCall _prepare(Handle handle, plan, float alpha, float beta, mode,
     call.b = <const float*><uintptr_t>plan.b.operand.ptr
     call.c = <float*><uintptr_t>plan.c.operand.ptr
     call.lda, call.ldb, call.ldc = plan.a.ld, plan.b.ld, plan.c.ld
+    call.count, call.stride_a, call.stride_b, call.stride_c, call.items = 0, 0, 0, 0, NULL
     return call
 
 
-cdef int _run(SgemmCall* call) except -1:
+cdef int _set_call(SgemmCall* call) except -1:
+    """Point the C handle at the call's stream and mode."""
     cdef ecgemmStatus_t status
     with nogil:
         status = ecgemm_set_stream(call.handle, call.stream)
+        if status == ECGEMM_STATUS_SUCCESS:
+            status = ecgemm_set_mode(call.handle, call.mode)
     _check(status)
+    return 0
+
+
+cdef ecgemmStatus_t _sgemm(SgemmCall* call) noexcept nogil:
+    """The one C entry that `call` describes."""
+    if call.count == 0:
+        return ecgemm_sgemm(call.handle, call.transa, call.transb, call.m, call.n, call.k,
+                            &call.alpha, call.a, call.lda, call.b, call.ldb, &call.beta,
+                            call.c, call.ldc)
+    if call.items == NULL:
+        return ecgemm_sgemm_strided_batched(
+            call.handle, call.transa, call.transb, call.m, call.n, call.k, &call.alpha,
+            call.a, call.lda, call.stride_a, call.b, call.ldb, call.stride_b, &call.beta,
+            call.c, call.ldc, call.stride_c, call.count)
+    return ecgemm_sgemm_batched(
+        call.handle, call.transa, call.transb, call.m, call.n, call.k, &call.alpha,
+        call.items, call.lda, call.items + call.count, call.ldb, &call.beta,
+        <float* const*>(call.items + 2 * call.count), call.ldc, call.count)
+
+
+cdef size_t _shortage_limit(Handle handle) except? 0:
+    """After an allocation failure: give back idle scratch and return a limit that the
+    device's free memory can hold (at least 1 byte: 0 would mean "no limit")."""
+    cdef size_t free = 0, total = 0
+    cdef ecgemmHandle_t h = handle._require()
     with nogil:
-        status = ecgemm_set_mode(call.handle, call.mode)
-    _check(status)
+        ecgemm_release_workspace(h)
+        if rt.cudaMemGetInfo(&free, &total) != rt.cudaSuccess:
+            rt.cudaGetLastError()
+            free = 0
+    return max(free // 2, 1)
+
+
+cdef int _check_call(Handle handle, ecgemmStatus_t status) except -1:
+    """_check for an sgemm call; an exception from the handle's allocator comes first."""
+    allocator = handle._allocator
+    if allocator is not None and allocator.failure is not None:
+        error, allocator.failure = allocator.failure, None
+        raise EcgemmError(_status_name(status),
+                          f"the handle's allocator failed: {error!r}") from error
+    return _check(status, from_sgemm=True)
+
+
+cdef int _run(Handle handle, SgemmCall* call) except -1:
+    cdef ecgemmStatus_t status
+    cdef size_t limit = 0, short = 0
+    _set_call(call)
     with nogil:
-        status = ecgemm_sgemm(call.handle, call.transa, call.transb, call.m, call.n, call.k,
-                              &call.alpha, call.a, call.lda, call.b, call.ldb, &call.beta,
-                              call.c, call.ldc)
-    _check(status, from_sgemm=True)
+        status = _sgemm(call)
+    if status == ECGEMM_STATUS_ALLOC_FAILED and handle._allocator is None:
+        # The device is short of memory: once more with no more scratch than it has
+        # free, which the planner meets with fewer splits or another family (slower,
+        # as accurate); SIMT needs none, so this only fails for lack of memory itself.
+        short = _shortage_limit(handle)
+        with nogil:
+            ecgemm_get_workspace_limit(call.handle, &limit)
+            if limit == 0 or short < limit:
+                ecgemm_set_workspace_limit(call.handle, short)
+                status = _sgemm(call)
+                ecgemm_set_workspace_limit(call.handle, limit)
+    _check_call(handle, status)
     return 0
 
 
@@ -391,9 +547,42 @@ def gemm_device(Handle handle, plan, float alpha, float beta, mode, uintptr_t st
         try:
             for producer in waits:
                 _stream_wait(stream, producer)
-            _run(&call)
+            _run(handle, &call)
         finally:
             _leave_device(previous, handle.device)
+
+
+def plan_string(Handle handle, gemm, long long count, bint pointer_arrays, mode):
+    """The plan the handle would run for `gemm` (a _layout.GemmPlan) batched `count` times
+    (pointer arrays or strides), in `mode` (None: the handle's)."""
+    cdef char text[256]
+    cdef ecgemmStatus_t status
+    cdef ecgemmHandle_t h = handle._require()
+    cdef ecgemmMode_t code = _MODE_CODES[handle._mode if mode is None else mode]
+    cdef int transa = gemm.transa, transb = gemm.transb
+    cdef int64_t m = gemm.m, n = gemm.n, k = gemm.k
+    cdef int64_t lda = gemm.a.ld, ldb = gemm.b.ld, ldc = gemm.c.ld
+    with handle._lock:
+        with nogil:
+            status = ecgemm_set_mode(h, code)
+            if status == ECGEMM_STATUS_SUCCESS:
+                status = ecgemm_internal_plan_string(h, transa, transb, m, n, k, lda, ldb, ldc,
+                                                     count, pointer_arrays, text, sizeof(text))
+    _check(status)
+    return text.decode()
+
+
+def workspace_usage(int device, bint reset_high=False):
+    """The library pool of `device`: bytes in use now and at most, reserved now and at most
+    (since the last reset), as a dict."""
+    cdef size_t used = 0, used_high = 0, reserved = 0, reserved_high = 0
+    cdef ecgemmStatus_t status
+    with nogil:
+        status = ecgemm_internal_workspace_usage(device, reset_high, &used, &used_high,
+                                                 &reserved, &reserved_high)
+    _check(status)
+    return {"used": used, "used_high": used_high, "reserved": reserved,
+            "reserved_high": reserved_high}
 
 
 cdef size_t _padded_bytes(size_t rows, size_t cols):
@@ -501,7 +690,7 @@ def gemm_host(Handle handle, plan, float alpha, float beta, mode, uintptr_t stre
         previous = _enter_device(handle.device)
         try:
             _stage_in(staging, &call, plan, read_c, stream)
-            _run(&call)
+            _run(handle, &call)
             _stage_out(staging, &call, plan)
         finally:
             staging.release()
@@ -531,12 +720,12 @@ def benchmark_host(Handle handle, plan, mode, int repeats):
                     error = rt.cudaEventCreate(&end)
             _check_cuda(error, "cudaEventCreate")
             _stage_in(staging, &call, plan, False, 0)
-            _run(&call)
+            _run(handle, &call)
             for _ in range(repeats):
                 with nogil:
                     error = rt.cudaEventRecord(start, staging.stream)
                 _check_cuda(error, "cudaEventRecord")
-                _run(&call)
+                _run(handle, &call)
                 with nogil:
                     error = rt.cudaEventRecord(end, staging.stream)
                     if error == rt.cudaSuccess:

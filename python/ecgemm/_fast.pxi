@@ -2,9 +2,10 @@
 #
 # Two 2-D float32 CUDA tensors of PyTorch or CuPy, or two 3-D stacks of one batch size
 # (one strided-batched call; broadcasting is the general path's), and `out` of the same
-# kind, or none with beta = 0, no handle or stream: read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
-# builds it in Python, ~4 us a tensor), plan in C, take this thread's cached handle
-# and the package's raw current stream, allocate the result and make the C call with
+# kind, or none with beta = 0, no stream, and no handle or one without a stream of its
+# own: read each operand's attributes once (no __cuda_array_interface__ dict: PyTorch
+# builds it in Python, ~4 us a tensor), plan in C, take the handle (this thread's cached
+# one by default) and the package's raw current stream, allocate the result and make the C call with
 # the GIL released. Anything unusual (another dtype, a layout without a unit stride,
 # operands on two devices, empty or huge sizes, a bool alpha...) returns None and the
 # general path in _api.py raises the same typed errors it always did: this corridor
@@ -195,14 +196,14 @@ cdef bint _items_apart(const Matrix* c) noexcept nogil:
     return c.batch_stride > (c.rows - 1) * c.row_stride + (c.cols - 1) * c.col_stride
 
 
-def matmul_fast(a, b, out, alpha, beta, mode):
+def matmul_fast(a, b, out, alpha, beta, mode, Handle handle=None):
     """``a @ b`` (into `out`) for the common case, or None when the general path must decide.
 
-    See the comment at the top of _fast.pxi for what "common" means.
+    See the comment at the top of _fast.pxi for what "common" means. `handle`: a handle
+    without a stream of its own (default: this thread's for the operands' device).
     """
     cdef Matrix A, B, C
     cdef SgemmCall call
-    cdef Handle handle
     cdef int kind = _kind_of(type(a))
     cdef int current = -1
     cdef int mode_code
@@ -231,7 +232,10 @@ def matmul_fast(a, b, out, alpha, beta, mode):
                                 and C.ptr % FLOAT_BYTES == 0 and _disjoint(&C, &A)
                                 and _disjoint(&C, &B) and _items_apart(&C)):
         return None
-    handle = default_handle(A.device)
+    if handle is None:
+        handle = default_handle(A.device)
+    elif handle.device != A.device or handle._stream is not None:
+        return None
     mode_code = _MODE_CODES[handle._mode] if mode is None else _MODE_CODES.get(mode, -1)
     if mode_code < 0:
         return None
@@ -297,5 +301,7 @@ def matmul_fast(a, b, out, alpha, beta, mode):
     finally:
         lock.release()
     _check_cuda(error, "selecting the operands' device")
-    _check(status, from_sgemm=True)
+    if status == ECGEMM_STATUS_ALLOC_FAILED and handle._allocator is None:
+        return None  # short of memory: nothing ran; the general path retries with less
+    _check_call(handle, status)
     return result

@@ -17,6 +17,7 @@ from torch import Tensor
 from .._api import matmul as _ecgemm_matmul
 from .._layout import column_major_ld
 from .._modes import normalize_mode
+from ._memory import torch_handle
 
 DEFAULT_MODE = "tf32tf32"  # the library's default (ECGEMM_MODE_TF32TF32)
 COMPUTE_DEVICES = ("cuda",)
@@ -75,10 +76,11 @@ def readable(t: Tensor) -> Tensor:
     return t.detach()
 
 
-def batched_product(a: Tensor, b: Tensor, out: Tensor, mode: str) -> None:
-    """``out[i] = a[i] @ b[i]`` for 3-D operands: one batched ecgemm call (strided, or
-    pointer arrays when a stack's strides do not reduce to one)."""
-    _ecgemm_matmul(a, b, out=out, mode=mode)
+def product(a: Tensor, b: Tensor, out: Tensor, mode: str) -> None:
+    """``out = a @ b`` on PyTorch's current stream, scratch from PyTorch's allocator; 3-D
+    operands as one batched ecgemm call (strided, or pointer arrays when a stack's strides
+    do not reduce to one)."""
+    _ecgemm_matmul(a, b, out=out, mode=mode, handle=torch_handle(out.device.index))
 
 
 # ---- ecgemm::mm -------------------------------------------------------------------
@@ -88,7 +90,7 @@ def _mm(a: Tensor, b: Tensor, mode: str = DEFAULT_MODE) -> Tensor:
     mode = check_operands("mm", a, b, mode, 2, COMPUTE_DEVICES)
     out = torch.empty((a.shape[0], b.shape[1]), dtype=torch.float32, device=a.device)
     if out.numel():  # k = 0 still writes zeros: ecgemm computes C = 0·C without reading C
-        _ecgemm_matmul(readable(a), readable(b), out=out, mode=mode)
+        product(readable(a), readable(b), out, mode)
     return out
 
 
@@ -106,7 +108,7 @@ def _bmm(a: Tensor, b: Tensor, mode: str = DEFAULT_MODE) -> Tensor:
     out = torch.empty((a.shape[0], a.shape[1], b.shape[2]), dtype=torch.float32,
                       device=a.device)
     if out.numel():
-        batched_product(readable(a), readable(b), out, mode)
+        product(readable(a), readable(b), out, mode)
     return out
 
 

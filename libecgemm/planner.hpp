@@ -1,0 +1,53 @@
+// (mode, architecture, shape, batch, transposes, scratch cap) -> one Plan: the kernel
+// family, the Tensor Core products it computes, its own tile/split plan and the scratch
+// it needs. The same function answers a call and the workspace query, so the query
+// reports exactly what the call will take (docs/architecture.md).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <variant>
+
+#include "handle.hpp"
+#include "kernels/gemm_args.hpp"
+#include "kernels/simt_fp32.hpp"
+#include "kernels/simt_gemv.hpp"
+#include "kernels/sm80_fused.hpp"
+#include "kernels/sm90_fused.hpp"
+#include "kernels/tc_config.hpp"
+
+namespace ecgemm::detail {
+
+// One name per family, used in code, ECGEMM_FAMILY, ECGEMM_VERBOSE, ecgemm.explain and bench.
+enum class Family {
+  kSimt,        // FP32 SIMT tiles (ECGEMM_MODE_FP32, and fallbacks)
+  kGemv,        // FP32, one side of C at most kGemvMaxWidth wide
+  kPlanes,      // split pass writes hi/lo planes, then a wgmma or mma.sync mainloop
+  kFusedWgmma,  // sm_90a: split inside the CTA, wgmma
+  kFusedMma,    // sm_80+: split inside the CTA, mma.sync
+};
+const char* family_name(Family family);
+
+struct Plan {
+  Family family = Family::kSimt;
+  TcMethod method = TcMethod::kTf32x3;  // the Tensor Core products (kPlanes, kFused*)
+  bool auto_scaled = false;             // ECGEMM_MODE_AUTO's scaling (kPlanes only)
+  std::variant<SimtPlan, GemvPlan, TcWorkspace, TcAutoPlan, FusedPlan, MmaFusedPlan> detail;
+  size_t bytes = 0;  // scratch
+};
+
+DeviceInfo device_info(const ecgemmContext& ctx);
+
+// The plan for one validated, non-degenerate GEMM (m, n, k >= 1) on this handle, within
+// scratch_cap(ctx) (memory.hpp): where the preferred family needs more, it takes fewer
+// split-K steps or the next family that fits (SIMT always does).
+Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args);
+
+cudaError_t launch_plan(const Plan& plan, const GemmArgs& args, void* scratch,
+                        const DeviceInfo& dev, cudaStream_t stream);
+
+// "family=fused_mma method=tf32tf32 splits=4 workspace=0", for ECGEMM_VERBOSE and
+// ecgemm.explain.
+std::string describe(const Plan& plan);
+
+}  // namespace ecgemm::detail

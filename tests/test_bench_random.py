@@ -391,7 +391,11 @@ def test_route_family_reads_the_explain_string():
 
 
 def test_markdown_has_the_summary_routes_worst_shapes_and_flags():
-    r = report.finalize(synthetic_results())
+    r = synthetic_results()
+    lost = smp.Gemm("r9999", "random", 16384, 9000, 16384)
+    r["gemm"].append({**lost.as_dict(), "error": "OutOfMemoryError: CUDA out of memory", "methods": {}})
+    report.finalize(r)
+    assert r["summary"]["gemm"]["tf32tf32"]["errors"] == 1 and r["summary"]["gemm"]["auto"]["errors"] == 2
     md = report.markdown(r)
     for text in ("# Random shapes — ecgemm against cuBLAS, NVIDIA H200", "## 2-D products against cuBLAS SGEMM",
                  "## Batches against cuBLAS strided-batched SGEMM", "By route:", "### gemm: the 15 slowest against "
@@ -400,9 +404,10 @@ def test_markdown_has_the_summary_routes_worst_shapes_and_flags():
     first = r["gemm"][0]
     worst = next(line for line in md.splitlines() if line.startswith(f"| {first['id']} |") and "`family=gemv" in line)
     assert "| 0.50 |" in worst and f"| {first['lda']}, {first['ldb']} |" in worst
-    assert f"auto: ERROR EcgemmError: NOT_SUPPORTED" in md
+    assert "auto: ERROR EcgemmError: NOT_SUPPORTED" in md
+    assert "- gemm r9999 16384×9000×16384: ERROR OutOfMemoryError" in md
     tf32 = next(line for line in md.splitlines() if line.startswith("| tf32tf32 | 6 |"))
-    assert "| 67% |" in tf32 and f"0.50 ({first['id']})" in tf32
+    assert "| 67% |" in tf32 and f"0.50 ({first['id']})" in tf32 and tf32.endswith("| 0 / 1 |")
 
 
 def test_json_round_trip_and_re_render_from_json(tmp_path, capsys):

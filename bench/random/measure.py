@@ -67,33 +67,36 @@ class Measurer:
     # ------------------------------------------------------------------------------------------ cases
     def gemm_case(self, case):
         torch = self.torch
+        t0 = time.perf_counter()
         a, b = self.gemm_operands(case)
         out = torch.empty((case.m, case.n), device=self.device, dtype=torch.float32)
         ref = torch.matmul(a.double(), b.double())
-        return self._case(case, a, b, out, ref, lambda: torch.matmul(a, b, out=out))
+        return self._case(case, t0, a, b, out, ref, lambda: torch.matmul(a, b, out=out))
 
     def batched_case(self, case):
         torch = self.torch
+        t0 = time.perf_counter()
         a, b = self.batched_operands(case)
         out = torch.empty((case.batch, case.m, case.n), device=self.device, dtype=torch.float32)
         ref = torch.bmm(a.double(), b.double())
-        return self._case(case, a, b, out, ref, lambda: torch.bmm(a, b, out=out))
+        return self._case(case, t0, a, b, out, ref, lambda: torch.bmm(a, b, out=out))
 
-    def _case(self, case, a, b, out, ref, cublas_call):
+    def _case(self, case, t0, a, b, out, ref, cublas_call):
+        """The row of one case; its tensors are freed when the caller returns (see release)."""
         torch = self.torch
-        t0 = time.perf_counter()
         ref_norm = torch.linalg.vector_norm(ref).item()
         methods = {CUBLAS: self._method(cublas_call, out, ref, ref_norm)}
         for mode in self.modes:
             entry = self._method(lambda mode=mode: self.ecgemm.matmul(a, b, out=out, mode=mode), out, ref, ref_norm)
             entry["route"] = self._route(a, b, mode)
             methods[mode] = entry
-        row = {**case.as_dict(), "estimated_s": smp.case_seconds(case, smp.methods_of(self.modes)),
-               "measured_s": time.perf_counter() - t0, "methods": methods}
-        del a, b, out, ref
+        return {**case.as_dict(), "estimated_s": smp.case_seconds(case, smp.methods_of(self.modes)),
+                "measured_s": time.perf_counter() - t0, "methods": methods}
+
+    def release(self, case):
+        """After a large case, hand torch's cached blocks back, so that ecgemm's own pool can grow."""
         if case.device_bytes() > EMPTY_CACHE_BYTES:
-            torch.cuda.empty_cache()
-        return row
+            self.torch.cuda.empty_cache()
 
     def _route(self, a, b, mode):
         if self.explain is None:
@@ -198,6 +201,8 @@ def progress(t0, msg):
 
 def summary_line(row, modes):
     """One progress line: the case and each mode's ratio to cuBLAS."""
+    if "error" in row:
+        return f"{row['id']} error: {row['error']}"
     ref = row["methods"][CUBLAS]
     parts = [f"{row['id']} {row.get('op', '')} cuBLAS {ref['gpu_ms'] * 1e3:.1f} µs" if "gpu_ms" in ref
              else f"{row['id']} cuBLAS error"]

@@ -88,8 +88,8 @@ def summarize(results, section, mode):
     out["residual_ratio_median"] = statistics.median(x for x, _ in rr) if rr else None
     entries = [r["methods"].get(mode, {}) for r in results[section]]
     out["not_ok"] = sum(e.get("status") in (guards.FLAG, guards.FAIL) for e in entries)
-    out["errors"] = sum("error" in e for e in entries) + sum("error" in r["methods"].get(CUBLAS, {})
-                                                             for r in results[section])
+    out["errors"] = sum("error" in e or "error" in r or "error" in r["methods"].get(CUBLAS, {})
+                        for r, e in zip(results[section], entries))
     out["host_paced"] = sum(bool(e.get("host_paced_rounds")) for _, e in pairs)
     by_family = defaultdict(list)
     for r, e in pairs:
@@ -219,6 +219,8 @@ def flag_lines(results):
     out = []
     for section in SECTIONS:
         for row in results[section]:
+            if "error" in row:
+                out.append(f"- {section} {row['id']} {_label(row)}: ERROR {row['error']}")
             for name, e in row["methods"].items():
                 if "error" in e:
                     out.append(f"- {section} {row['id']} {_label(row)} {name}: ERROR {e['error']}")

@@ -73,7 +73,12 @@ def run(sample, shard, positive, max_minutes, checkpoint_path):
                                     f"({', '.join(skipped[:20])}{' …' if len(skipped) > 20 else ''})")
             progress(t0, results["notes"][-1])
             break
-        row = measure(case)
+        try:
+            row = measure(case)
+        except Exception as exc:  # noqa: BLE001  (e.g. out of memory making the operands: the case is an error)
+            torch.cuda.synchronize()   # a sticky CUDA error raises here and ends the run
+            row = {**case.as_dict(), "error": f"{type(exc).__name__}: {exc}"[:300], "methods": {}}
+        measurer.release(case)
         results[section].append(row)
         progress(t0, f"{i + 1}/{len(todo)} {case.label()} " + summary_line(row, sample.modes))
         if checkpoint_path is not None and time.monotonic() - last_write > CHECKPOINT_S:

@@ -4,4 +4,5 @@
 Modules: profiles (what is measured), inputs (seeded test matrices), methods (the methods and their promises),
 timing, throughput, accuracy, energy, xla_peer/xla_worker (JAX in a subprocess), guards (validity verdicts),
 report (Markdown and JSON), plots, env (versions and clocks), runner (the order of a run), cli.
+`python -m bench.random`: a seeded random sample of shapes, layouts and batches against cuBLAS (issue 25).
 """

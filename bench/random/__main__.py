@@ -1,0 +1,5 @@
+import sys
+
+from bench.random.cli import main
+
+sys.exit(main())

@@ -129,8 +129,8 @@ def test_only_the_cublas_entry_points_and_the_switch_are_exported(programs):
     out = subprocess.run([nm, "-D", "--defined-only", programs.preload], capture_output=True,
                          text=True, check=True).stdout
     exported = {line.split()[-1] for line in out.splitlines() if " T " in line}
-    assert exported == set(FUNCTIONS) | {"cublasCreate_v2", "cublasDestroy_v2", "ecgemm_cublas_set_mode",
-                                         "ecgemm_cublas_get_mode"}
+    assert exported == set(FUNCTIONS) | {"cublasCreate_v2", "cublasDestroy_v2",
+                                         "ecgemm_cublas_set_mode", "ecgemm_cublas_get_mode"}
 
 
 @pytest.mark.parametrize("function", FUNCTIONS)
@@ -327,8 +327,8 @@ def test_two_cublas_majors_without_the_preload(programs):
         other = 25 - major
         counts = steps[step]
         assert counts["status"] == 0 and counts["foreign"] == 0, (step, counts)
-        done = counts[f"calls{major}"] + counts[f"creates{major}"]
-        assert done == 1 and counts[f"calls{other}"] + counts[f"creates{other}"] == 0, (step, counts)
+        assert counts[f"calls{major}"] + counts[f"creates{major}"] == 1, (step, counts)
+        assert counts[f"calls{other}"] + counts[f"creates{other}"] == 0, (step, counts)
 
 
 def test_two_cublas_majors_each_handle_served_by_its_own(programs):
@@ -347,7 +347,8 @@ def test_two_cublas_majors_each_handle_served_by_its_own(programs):
     assert [Path(line.split(": created by ")[1].split()[0]).name for line in made] == [
         "libcublas.so.12", "libcublas.so.13"], made  # the unseen handle is not among them
     reasons = [line.rsplit("(", 1)[1] for line in trace_lines(stderr)]
-    assert reasons.count("pedantic compute type)") == 2 and reasons.count("pedantic math mode)") == 1
+    assert reasons.count("pedantic compute type)") == 2
+    assert reasons.count("pedantic math mode)") == 1
 
 
 def test_failed_lookups_are_retried_once_cublas_is_loaded(programs):

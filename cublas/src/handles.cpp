@@ -1,6 +1,8 @@
 #include "handles.hpp"
 
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -196,8 +198,8 @@ EcgemmHandle ecgemm_handle_for(cublasHandle_t cublas) {
     int on = -1;
     ecgemm_get_device(made.handle, &on);
     std::fprintf(stderr,
-                 "ecgemm_cublas: handle %p: ecgemm handle made for this thread on device %d\n",
-                 static_cast<const void*>(cublas), on);
+                 "ecgemm_cublas: handle %p: ecgemm handle made for thread %ld on device %d\n",
+                 static_cast<const void*>(cublas), static_cast<long>(syscall(SYS_gettid)), on);
   }
   ecgemmStatus_t refused = ECGEMM_STATUS_NOT_INITIALIZED;
   try {

@@ -73,24 +73,24 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t h, cublasMath_t* m) { *m = h->ma
 cublasStatus_t cublasSgemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
                               int n, int k, const float* alpha, const float* A, int lda,
                               const float* B, int ldb, const float* beta, float* C, int ldc) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(lda),
-                                      P(B), W(ldb), P(beta), P(C), W(ldc), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(lda), P(B), W(ldb), P(beta), P(C), W(ldc), DIGEST_END));
 }
 cublasStatus_t cublasSgemm_v2_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                  int64_t m, int64_t n, int64_t k, const float* alpha,
                                  const float* A, int64_t lda, const float* B, int64_t ldb,
                                  const float* beta, float* C, int64_t ldc) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(lda),
-                                      P(B), W(ldb), P(beta), P(C), W(ldc), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(lda), P(B), W(ldb), P(beta), P(C), W(ldc), DIGEST_END));
 }
 cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t h, cublasOperation_t ta,
                                          cublasOperation_t tb, int m, int n, int k,
                                          const float* alpha, const float* A, int lda, long long sa,
                                          const float* B, int ldb, long long sb, const float* beta,
                                          float* C, int ldc, long long sc, int count) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(lda),
-                                      W(sa), P(B), W(ldb), W(sb), P(beta), P(C), W(ldc), W(sc),
-                                      W(count), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(lda), W(sa), P(B), W(ldb), W(sb), P(beta), P(C), W(ldc),
+                                         W(sc), W(count), DIGEST_END));
 }
 cublasStatus_t cublasSgemmStridedBatched_64(cublasHandle_t h, cublasOperation_t ta,
                                             cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
@@ -98,42 +98,44 @@ cublasStatus_t cublasSgemmStridedBatched_64(cublasHandle_t h, cublasOperation_t 
                                             long long sa, const float* B, int64_t ldb,
                                             long long sb, const float* beta, float* C, int64_t ldc,
                                             long long sc, int64_t count) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(lda),
-                                      W(sa), P(B), W(ldb), W(sb), P(beta), P(C), W(ldc), W(sc),
-                                      W(count), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(lda), W(sa), P(B), W(ldb), W(sb), P(beta), P(C), W(ldc),
+                                         W(sc), W(count), DIGEST_END));
 }
 cublasStatus_t cublasSgemmBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                   int m, int n, int k, const float* alpha, const float* const A[],
                                   int lda, const float* const B[], int ldb, const float* beta,
                                   float* const C[], int ldc, int count) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(lda),
-                                      P(B), W(ldb), P(beta), P(C), W(ldc), W(count), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(lda), P(B), W(ldb), P(beta), P(C), W(ldc), W(count),
+                                         DIGEST_END));
 }
 cublasStatus_t cublasSgemmBatched_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                      int64_t m, int64_t n, int64_t k, const float* alpha,
                                      const float* const A[], int64_t lda, const float* const B[],
                                      int64_t ldb, const float* beta, float* const C[],
                                      int64_t ldc, int64_t count) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(lda),
-                                      P(B), W(ldb), P(beta), P(C), W(ldc), W(count), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(lda), P(B), W(ldb), P(beta), P(C), W(ldc), W(count),
+                                         DIGEST_END));
 }
 cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
                             int n, int k, const void* alpha, const void* A, cudaDataType at,
                             int lda, const void* B, cudaDataType bt, int ldb, const void* beta,
                             void* C, cudaDataType ct, int ldc, cublasComputeType_t compute,
                             cublasGemmAlgo_t algo) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(at),
-                                      W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct), W(ldc),
-                                      W(compute), W(algo), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(at), W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct),
+                                         W(ldc), W(compute), W(algo), DIGEST_END));
 }
 cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                int64_t m, int64_t n, int64_t k, const void* alpha, const void* A,
                                cudaDataType at, int64_t lda, const void* B, cudaDataType bt,
                                int64_t ldb, const void* beta, void* C, cudaDataType ct,
                                int64_t ldc, cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(at),
-                                      W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct), W(ldc),
-                                      W(compute), W(algo), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(at), W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct),
+                                         W(ldc), W(compute), W(algo), DIGEST_END));
 }
 cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta,
                                           cublasOperation_t tb, int m, int n, int k,
@@ -142,10 +144,10 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta
                                           int ldb, long long sb, const void* beta, void* C,
                                           cudaDataType ct, int ldc, long long sc, int count,
                                           cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(at),
-                                      W(lda), W(sa), P(B), W(bt), W(ldb), W(sb), P(beta), P(C),
-                                      W(ct), W(ldc), W(sc), W(count), W(compute), W(algo),
-                                      DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(at), W(lda), W(sa), P(B), W(bt), W(ldb), W(sb), P(beta),
+                                         P(C), W(ct), W(ldc), W(sc), W(count), W(compute), W(algo),
+                                         DIGEST_END));
 }
 cublasStatus_t cublasGemmStridedBatchedEx_64(cublasHandle_t h, cublasOperation_t ta,
                                              cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
@@ -155,10 +157,10 @@ cublasStatus_t cublasGemmStridedBatchedEx_64(cublasHandle_t h, cublasOperation_t
                                              const void* beta, void* C, cudaDataType ct,
                                              int64_t ldc, long long sc, int64_t count,
                                              cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(at),
-                                      W(lda), W(sa), P(B), W(bt), W(ldb), W(sb), P(beta), P(C),
-                                      W(ct), W(ldc), W(sc), W(count), W(compute), W(algo),
-                                      DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(at), W(lda), W(sa), P(B), W(bt), W(ldb), W(sb), P(beta),
+                                         P(C), W(ct), W(ldc), W(sc), W(count), W(compute), W(algo),
+                                         DIGEST_END));
 }
 cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                    int m, int n, int k, const void* alpha, const void* const A[],
@@ -166,9 +168,9 @@ cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t ta, cubla
                                    cudaDataType bt, int ldb, const void* beta, void* const C[],
                                    cudaDataType ct, int ldc, int count,
                                    cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(at),
-                                      W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct), W(ldc),
-                                      W(count), W(compute), W(algo), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(at), W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct),
+                                         W(ldc), W(count), W(compute), W(algo), DIGEST_END));
 }
 cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                       int64_t m, int64_t n, int64_t k, const void* alpha,
@@ -177,7 +179,7 @@ cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t h, cublasOperation_t ta, cu
                                       const void* beta, void* const C[], cudaDataType ct,
                                       int64_t ldc, int64_t count, cublasComputeType_t compute,
                                       cublasGemmAlgo_t algo) {
-  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A), W(at),
-                                      W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct), W(ldc),
-                                      W(count), W(compute), W(algo), DIGEST_END));
+  return reached(h, __func__, arg_digest(P(h), W(ta), W(tb), W(m), W(n), W(k), P(alpha), P(A),
+                                         W(at), W(lda), P(B), W(bt), W(ldb), P(beta), P(C), W(ct),
+                                         W(ldc), W(count), W(compute), W(algo), DIGEST_END));
 }

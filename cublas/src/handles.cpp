@@ -103,14 +103,14 @@ void thread_exit(void* value) {
     for (const void* cublas : mine->cublas) {
       const auto found = entries().find(Key{cublas, mine});
       if (found == entries().end()) continue;
-      if (found->second.ecgemm.handle != nullptr) {
-        try {
-          doomed.emplace_back(cublas, found->second.ecgemm.handle);
-        } catch (const std::bad_alloc&) {
-          continue;  // out of host memory: this one stays (a leak), the others still go
-        }
+      const ecgemmHandle_t ecgemm = found->second.ecgemm.handle;
+      entries().erase(found);  // every entry goes: none may outlive `mine`
+      if (ecgemm == nullptr) continue;
+      try {
+        doomed.emplace_back(cublas, ecgemm);
+      } catch (const std::bad_alloc&) {
+        // Out of host memory: this ecgemm handle is leaked, the others still go.
       }
-      entries().erase(found);
     }
     mine->cublas.clear();
   }

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 
@@ -39,9 +39,20 @@ EX_FUNCTIONS = tuple(f for f in FUNCTIONS if "GemmEx" in f or "BatchedEx" in f)
 class Programs:
     def __init__(self, preload: str, root: Path):
         self.preload = preload
+        self.root = root
         self.driver = root / "driver"
         self.local_scope = root / "local_scope"
         self.plugin = root / "libplugin.so"
+        self.two_majors = root / "two_majors"
+        self.late_load = root / "late_load"
+        self.threads = root / "threads"
+        self.stub_ecgemm = root / "libstub_ecgemm.so"
+
+    def stub(self, major: int) -> Path:
+        return self.root / f"libcublas.so.{major}"
+
+    def user(self, major: int) -> Path:
+        return self.root / f"libuser{major}.so"
 
 
 def _compile(*args) -> None:
@@ -51,6 +62,8 @@ def _compile(*args) -> None:
 
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory) -> Programs:
+    import ecgemm
+
     proc = subprocess.run([sys.executable, "-m", "ecgemm", "--preload"], capture_output=True,
                           text=True, cwd=Path.home())
     if proc.returncode != 0:
@@ -59,16 +72,30 @@ def programs(tmp_path_factory) -> Programs:
     if cc is None:
         pytest.skip("cc not found: the stub cuBLAS and the driver are C programs")
     root = tmp_path_factory.mktemp("intercept")
-    stub = root / "libcublas.so.13"
+    p = Programs(proc.stdout.strip(), root)
     warnings = ["-Wall", "-Wextra", "-Werror"]
-    _compile(cc, *warnings, "-shared", "-fPIC", "-o", stub, "-Wl,-soname,libcublas.so.13",
-             SOURCES / "stub_cublas.c")
-    _compile(cc, *warnings, "-o", root / "driver", SOURCES / "driver.c", stub,
-             f"-Wl,-rpath,{root}", "-ldl")
-    _compile(cc, *warnings, "-shared", "-fPIC", "-o", root / "libplugin.so", SOURCES / "plugin.c",
-             stub, f"-Wl,-rpath,{root}")
-    _compile(cc, *warnings, "-o", root / "local_scope", SOURCES / "local_scope.c", "-ldl")
-    return Programs(proc.stdout.strip(), root)
+    rpath = f"-Wl,-rpath,{root}"
+    for major in (12, 13):
+        # Versioned symbols, as the real libraries have: a module's references then bind
+        # to its own libcublas even when the other major sits in the global scope.
+        version_script = root / f"libcublas{major}.map"
+        version_script.write_text(f"libcublas.so.{major} {{ global: *; }};\n")
+        _compile(cc, *warnings, "-shared", "-fPIC", f"-DSTUB_MAJOR={major}", "-o", p.stub(major),
+                 f"-Wl,-soname,libcublas.so.{major}", f"-Wl,--version-script={version_script}",
+                 SOURCES / "stub_cublas.c")
+        _compile(cc, *warnings, "-shared", "-fPIC", "-o", p.user(major), SOURCES / "user.c",
+                 p.stub(major), rpath)
+    _compile(cc, *warnings, "-o", p.driver, SOURCES / "driver.c", p.stub(13), rpath, "-ldl")
+    _compile(cc, *warnings, "-shared", "-fPIC", "-o", p.plugin, SOURCES / "plugin.c", p.stub(13),
+             rpath)
+    _compile(cc, *warnings, "-o", p.local_scope, SOURCES / "local_scope.c", "-ldl")
+    _compile(cc, *warnings, "-o", p.two_majors, SOURCES / "two_majors.c", "-ldl")
+    _compile(cc, *warnings, "-o", p.late_load, SOURCES / "late_load.c", "-ldl")
+    _compile(cc, *warnings, "-pthread", "-o", p.threads, SOURCES / "threads.c", p.stub(13), rpath,
+             "-ldl")
+    _compile(cc, *warnings, "-shared", "-fPIC", "-pthread", f"-I{ecgemm.get_include()}", "-o",
+             p.stub_ecgemm, SOURCES / "stub_ecgemm.c")
+    return p
 
 
 def _env(programs: Programs, **settings: str) -> Dict[str, str]:
@@ -102,8 +129,8 @@ def test_only_the_cublas_entry_points_and_the_switch_are_exported(programs):
     out = subprocess.run([nm, "-D", "--defined-only", programs.preload], capture_output=True,
                          text=True, check=True).stdout
     exported = {line.split()[-1] for line in out.splitlines() if " T " in line}
-    assert exported == set(FUNCTIONS) | {"cublasDestroy_v2", "ecgemm_cublas_set_mode",
-                                         "ecgemm_cublas_get_mode"}
+    assert exported == set(FUNCTIONS) | {"cublasCreate_v2", "cublasDestroy_v2",
+                                         "ecgemm_cublas_set_mode", "ecgemm_cublas_get_mode"}
 
 
 @pytest.mark.parametrize("function", FUNCTIONS)
@@ -151,8 +178,9 @@ def test_valid_edge_shapes_are_not_refused(programs):
     assert all(r == {"status": "0", "reached": "1", "same_args": "1"} for r in results), results
 
 
-# Calls whose math mode, types or compute type ask for something other than FP32: cuBLAS
-# gets them as they are, bad arguments included (its own checks then apply).
+# Calls whose math mode, types or compute type ask for something other than ecgemm's FP32:
+# cuBLAS gets them as they are, bad arguments included (its own checks then apply).
+# Pedantic compute types and math modes prescribe cuBLAS's own FP32 arithmetic.
 NOT_FP32 = [
     ("cublasSgemm_v2", f"math={TF32_MATH}", "math mode allows reduced precision"),
     ("cublasSgemmBatched_64", f"math={TENSOR_OP_MATH}", "math mode allows reduced precision"),
@@ -163,7 +191,13 @@ NOT_FP32 = [
      "compute type asks for other than FP32"),
     ("cublasGemmEx_64", f"compute={COMPUTE_32F_FAST_16F}", "compute type asks for other than FP32"),
     ("cublasGemmEx", "algo=12345", "unknown algo"),
+    ("cublasSgemm_v2", f"math={PEDANTIC_MATH}", "pedantic math mode"),
+    ("cublasSgemmStridedBatched_64", f"math={PEDANTIC_MATH | DISALLOW_REDUCED_REDUCTION}",
+     "pedantic math mode"),
+    ("cublasGemmBatchedEx_64", f"math={PEDANTIC_MATH}", "pedantic math mode"),
 ]
+NOT_FP32 += [(function, f"compute={COMPUTE_32F_PEDANTIC}{math}", "pedantic compute type")
+             for function in EX_FUNCTIONS for math in ("", f" math={TF32_MATH}")]
 
 
 @pytest.mark.parametrize("function,setting,reason", NOT_FP32)
@@ -174,12 +208,13 @@ def test_calls_not_asking_for_fp32_pass_through_bit_for_bit(programs, function, 
 
 
 @pytest.mark.parametrize("function,setting", [
-    ("cublasSgemm_v2", f"math={PEDANTIC_MATH}"),
+    ("cublasSgemm_v2", ""),
     ("cublasSgemm_v2", f"math={DISALLOW_REDUCED_REDUCTION}"),
-    # A pedantic compute type asks for FP32 whatever the math mode says.
-    ("cublasGemmEx", f"compute={COMPUTE_32F_PEDANTIC} math={TF32_MATH}"),
+    ("cublasGemmEx", ""),
+    ("cublasGemmStridedBatchedEx_64", f"math={DISALLOW_REDUCED_REDUCTION}"),
 ])
 def test_fp32_requests_are_taken(programs, function, setting):
+    # Taken: cuBLAS's argument checks run here, so a bad lda never reaches the stub.
     [result], _ = drive(programs, [f"{function} {setting} m=8 lda=2"])
     assert result["status"] == str(INVALID_VALUE) and result["reached"] == "0"
 
@@ -243,6 +278,124 @@ def test_cublas_loaded_in_a_local_scope_is_still_found(programs):
                           text=True, env=_env(programs), timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["status=0", "reached=1"], proc.stderr
+
+
+def run_steps(programs: Programs, args: List[object], *, preload: Optional[str],
+              **settings: str) -> Tuple[Dict[str, Dict[str, int]], str]:
+    """Runs a program that prints `step=<name> key=<int> ...` lines; its steps by name."""
+    env = _env(programs, **settings)
+    if preload is None:
+        del env["LD_PRELOAD"]
+    else:
+        env["LD_PRELOAD"] = preload
+    proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    steps = {}
+    for line in proc.stdout.splitlines():
+        fields = dict(field.split("=", 1) for field in line.split())
+        name = fields.pop("step")
+        assert name not in steps, proc.stdout
+        steps[name] = {k: int(v) for k, v in fields.items()}
+    return steps, proc.stderr
+
+
+# two_majors.c: per step, (the stub its calls must reach, whether the preload reads the
+# handle's state for it: an FP32 request).
+TWO_MAJORS = {
+    "create12": (12, False), "create13": (13, False),
+    "sgemm12": (12, True), "sgemm13": (13, True),
+    "fp32_ex12": (12, True), "fp32_ex13": (13, True),
+    "tf32_ex12": (12, False),
+    "pedantic_ex12": (12, False), "pedantic_ex13": (13, False),
+    "pedantic_math12": (12, True),
+    "destroy12": (12, False), "destroy13": (13, False),
+    "unseen_create13": (13, False), "unseen_sgemm13": (13, True), "unseen_destroy13": (13, False),
+}
+
+
+def two_majors(programs: Programs, preload: Optional[str]):
+    return run_steps(programs, [programs.two_majors, programs.user(12), programs.user(13)],
+                     preload=preload)
+
+
+def test_two_cublas_majors_without_the_preload(programs):
+    # The setting itself: each module's calls reach its own cuBLAS (versioned symbols).
+    steps, _ = two_majors(programs, preload=None)
+    assert set(steps) == set(TWO_MAJORS)
+    for step, (major, _) in TWO_MAJORS.items():
+        other = 25 - major
+        counts = steps[step]
+        assert counts["status"] == 0 and counts["foreign"] == 0, (step, counts)
+        assert counts[f"calls{major}"] + counts[f"creates{major}"] == 1, (step, counts)
+        assert counts[f"calls{other}"] + counts[f"creates{other}"] == 0, (step, counts)
+
+
+def test_two_cublas_majors_each_handle_served_by_its_own(programs):
+    # PyTorch's libcublas.so.13 in the global scope, CuPy's .12 beside it: every handle's
+    # pass-through calls, state reads and destroy go to the library that created it.
+    steps, stderr = two_majors(programs, preload=programs.preload)
+    for step, (major, reads_state) in TWO_MAJORS.items():
+        other = 25 - major
+        counts = steps[step]
+        assert counts["status"] == 0 and counts["foreign"] == 0, (step, counts)
+        assert counts[f"calls{major}"] + counts[f"creates{major}"] == 1, (step, counts)
+        assert counts[f"calls{other}"] + counts[f"creates{other}"] == 0, (step, counts)
+        assert counts[f"state{major}"] == (3 if reads_state else 0), (step, counts)
+        assert counts[f"state{other}"] == 0, (step, counts)
+    made = [line for line in stderr.splitlines() if ": created by " in line]
+    assert [Path(line.split(": created by ")[1].split()[0]).name for line in made] == [
+        "libcublas.so.12", "libcublas.so.13"], made  # the unseen handle is not among them
+    reasons = [line.rsplit("(", 1)[1] for line in trace_lines(stderr)]
+    assert reasons.count("pedantic compute type)") == 2
+    assert reasons.count("pedantic math mode)") == 1
+
+
+def test_failed_lookups_are_retried_once_cublas_is_loaded(programs):
+    # Called while no libcublas is loaded, the entry points have nothing to pass the call
+    # to; once one is (dlopen, outside the global scope), the same entry points reach it.
+    steps, stderr = run_steps(programs, [programs.late_load, programs.stub(13)],
+                              preload=programs.preload)
+    calls = ("create", "sgemm", "tf32_ex", "destroy")
+    assert set(steps) == {f"{call}_{when}" for call in calls for when in ("before", "after")}
+    for call in calls:
+        assert steps[f"{call}_before"] == {"status": 1, "calls": 0, "creates": 0}, call
+        assert steps[f"{call}_after"] == {"status": 0, "calls": int(call != "create"),
+                                          "creates": int(call == "create")}, call
+    assert "no libcublas is loaded in this process" in stderr
+
+
+def with_stub_ecgemm(programs: Programs) -> str:
+    # Ahead of the library: its calls into ecgemm land in the stub, which makes handles.
+    return f"{programs.stub_ecgemm} {programs.preload}"
+
+
+def test_ecgemm_handles_go_with_their_thread(programs):
+    steps, stderr = run_steps(programs, [programs.threads, 0],
+                              preload=with_stub_ecgemm(programs))
+    assert all(counts["status"] == 0 for counts in steps.values()), steps
+    made = {step: (counts["created"], counts["destroyed"]) for step, counts in steps.items()}
+    assert made == {"exit": (1, 1),         # the thread's, at its exit
+                    "main": (2, 1),         # the main thread's own, for the same cuBLAS handle
+                    "destroy": (2, 2),      # cublasDestroy_v2
+                    "held": (3, 2),         # a live thread's
+                    "held_destroy": (3, 3),  # destroyed by cublasDestroy_v2, not again at exit
+                    "race": (3, 3)}
+    routes = [line for line in trace_lines(stderr)]
+    assert routes and all("route=ecgemm" in line for line in routes), routes
+    destroyed = [line.rsplit("(", 1)[1] for line in stderr.splitlines()
+                 if "ecgemm handle destroyed" in line]
+    assert destroyed == ["thread exit)", "cublasDestroy_v2)", "cublasDestroy_v2)"]
+
+
+def test_thread_exits_racing_cublas_destroy(programs):
+    # Four threads exit while the main thread destroys their cuBLAS handle: each ecgemm
+    # handle is destroyed exactly once (the stub aborts on a second destroy or a use
+    # after one) and none is left.
+    rounds = 200
+    steps, _ = run_steps(programs, [programs.threads, rounds], preload=with_stub_ecgemm(programs))
+    race = steps["race"]
+    assert race == {"status": 0, "created": 3 + 4 * rounds, "destroyed": 3 + 4 * rounds}, race
 
 
 PYTHON_SWITCH = """

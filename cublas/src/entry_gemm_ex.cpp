@@ -1,18 +1,22 @@
 // cublasGemmEx, cublasGemmBatchedEx, cublasGemmStridedBatchedEx and their _64 forms:
-// ours when A, B and C are CUDA_R_32F with an FP32 compute type; everything else
-// (other types, TF32/BF16/FP16 compute types: the caller's explicit choice) goes to
-// the real function unchanged.
+// ours when A, B and C are CUDA_R_32F with the compute type CUBLAS_COMPUTE_32F;
+// everything else (other types, TF32/BF16/FP16 compute types: the caller's explicit
+// choice; CUBLAS_COMPUTE_32F_PEDANTIC: cuBLAS's own arithmetic) goes to the real
+// function unchanged.
 #include "gemm_call.hpp"
+#include "handles.hpp"
 #include "real_cublas.hpp"
 
 using ecgemm_cublas::call_real;
 using ecgemm_cublas::classify_ex;
-using ecgemm_cublas::GemmCall;
+using ecgemm_cublas::Fn;
 using ecgemm_cublas::gemm_call;
+using ecgemm_cublas::GemmCall;
 using ecgemm_cublas::intercept;
 using ecgemm_cublas::Layout;
+using ecgemm_cublas::Library;
+using ecgemm_cublas::library_of;
 using ecgemm_cublas::Outcome;
-using ecgemm_cublas::real_function;
 
 namespace ecgemm_cublas {
 
@@ -35,10 +39,12 @@ void classify_ex(GemmCall& call, cudaDataType a_type, cudaDataType b_type, cudaD
   if (a_type != CUDA_R_32F || b_type != CUDA_R_32F || c_type != CUDA_R_32F) {
     call.request = Request::kOther;
     call.reason = "A, B, C are not all CUDA_R_32F";
-  } else if (compute_type == CUBLAS_COMPUTE_32F_PEDANTIC) {
-    call.request = Request::kFp32;
   } else if (compute_type == CUBLAS_COMPUTE_32F) {
-    call.request = Request::kFp32UnlessMathMode;
+    call.request = Request::kFp32;
+  } else if (compute_type == CUBLAS_COMPUTE_32F_PEDANTIC) {
+    // The prescribed FP32 arithmetic, no substitute.
+    call.request = Request::kOther;
+    call.reason = "pedantic compute type";
   } else {
     call.request = Request::kOther;
     call.reason = "compute type asks for other than FP32";
@@ -52,29 +58,6 @@ void classify_ex(GemmCall& call, cudaDataType a_type, cudaDataType b_type, cudaD
 }  // namespace ecgemm_cublas
 
 namespace {
-
-// cublas_api.h overloads these three for C++ (a legacy cudaDataType compute type), so
-// decltype cannot name them; the static_asserts check that the header declares exactly
-// these prototypes.
-using GemmExFn = cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
-                                int, const void*, const void*, cudaDataType, int, const void*,
-                                cudaDataType, int, const void*, void*, cudaDataType, int,
-                                cublasComputeType_t, cublasGemmAlgo_t);
-using GemmStridedBatchedExFn =
-    cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-                   const void*, const void*, cudaDataType, int, long long, const void*,
-                   cudaDataType, int, long long, const void*, void*, cudaDataType, int, long long,
-                   int, cublasComputeType_t, cublasGemmAlgo_t);
-using GemmBatchedExFn =
-    cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-                   const void*, const void* const[], cudaDataType, int, const void* const[],
-                   cudaDataType, int, const void*, void* const[], cudaDataType, int, int,
-                   cublasComputeType_t, cublasGemmAlgo_t);
-static_assert(sizeof(static_cast<GemmExFn*>(&cublasGemmEx)) != 0, "cublasGemmEx prototype");
-static_assert(sizeof(static_cast<GemmStridedBatchedExFn*>(&cublasGemmStridedBatchedEx)) != 0,
-              "cublasGemmStridedBatchedEx prototype");
-static_assert(sizeof(static_cast<GemmBatchedExFn*>(&cublasGemmBatchedEx)) != 0,
-              "cublasGemmBatchedEx prototype");
 
 GemmCall single(GemmCall call, const void* A, const void* B, void* C) {
   call.a = static_cast<const float*>(A);
@@ -120,15 +103,13 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
                             cudaDataType Btype, int ldb, const void* beta, void* C,
                             cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
                             cublasGemmAlgo_t algo) {
-  static const auto real = real_function<GemmExFn>(__func__);
-  const Outcome out = intercept(
-      handle, classified(single(gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta,
-                                          ldc),
-                                A, B, C),
-                         Atype, Btype, Ctype, computeType, algo));
-  return out.answered ? out.status
-                      : call_real(real, __func__, handle, transa, transb, m, n, k, alpha, A, Atype,
-                                  lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo);
+  const GemmCall shape = gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc);
+  const GemmCall call = classified(single(shape, A, B, C), Atype, Btype, Ctype, computeType, algo);
+  Library* const real = library_of(handle);
+  const Outcome out = intercept(real, handle, call);
+  if (out.answered) return out.status;
+  return call_real<Fn::cublasGemmEx>(real, handle, transa, transb, m, n, k, alpha, A, Atype, lda, B,
+                                     Btype, ldb, beta, C, Ctype, ldc, computeType, algo);
 }
 
 cublasStatus_t cublasGemmEx_64(cublasHandle_t handle, cublasOperation_t transa,
@@ -137,15 +118,13 @@ cublasStatus_t cublasGemmEx_64(cublasHandle_t handle, cublasOperation_t transa,
                                const void* B, cudaDataType Btype, int64_t ldb, const void* beta,
                                void* C, cudaDataType Ctype, int64_t ldc,
                                cublasComputeType_t computeType, cublasGemmAlgo_t algo) {
-  static const auto real = real_function<decltype(cublasGemmEx_64)>(__func__);
-  const Outcome out = intercept(
-      handle, classified(single(gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta,
-                                          ldc),
-                                A, B, C),
-                         Atype, Btype, Ctype, computeType, algo));
-  return out.answered ? out.status
-                      : call_real(real, __func__, handle, transa, transb, m, n, k, alpha, A, Atype,
-                                  lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo);
+  const GemmCall shape = gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc);
+  const GemmCall call = classified(single(shape, A, B, C), Atype, Btype, Ctype, computeType, algo);
+  Library* const real = library_of(handle);
+  const Outcome out = intercept(real, handle, call);
+  if (out.answered) return out.status;
+  return call_real<Fn::cublasGemmEx_64>(real, handle, transa, transb, m, n, k, alpha, A, Atype, lda,
+                                        B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo);
 }
 
 cublasStatus_t cublasGemmStridedBatchedEx(
@@ -154,17 +133,17 @@ cublasStatus_t cublasGemmStridedBatchedEx(
     const void* B, cudaDataType Btype, int ldb, long long strideB, const void* beta, void* C,
     cudaDataType Ctype, int ldc, long long strideC, int batchCount,
     cublasComputeType_t computeType, cublasGemmAlgo_t algo) {
-  static const auto real = real_function<GemmStridedBatchedExFn>(__func__);
-  const Outcome out = intercept(
-      handle, classified(strided(gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb,
-                                           beta, ldc),
-                                 A, strideA, B, strideB, C, strideC, batchCount),
-                         Atype, Btype, Ctype, computeType, algo));
-  return out.answered
-             ? out.status
-             : call_real(real, __func__, handle, transa, transb, m, n, k, alpha, A, Atype, lda,
-                         strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC,
-                         batchCount, computeType, algo);
+  const GemmCall shape = gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc);
+  const GemmCall call =
+      classified(strided(shape, A, strideA, B, strideB, C, strideC, batchCount), Atype, Btype,
+                 Ctype, computeType, algo);
+  Library* const real = library_of(handle);
+  const Outcome out = intercept(real, handle, call);
+  if (out.answered) return out.status;
+  return call_real<Fn::cublasGemmStridedBatchedEx>(real, handle, transa, transb, m, n, k, alpha, A,
+                                                   Atype, lda, strideA, B, Btype, ldb, strideB,
+                                                   beta, C, Ctype, ldc, strideC, batchCount,
+                                                   computeType, algo);
 }
 
 cublasStatus_t cublasGemmStridedBatchedEx_64(
@@ -173,17 +152,17 @@ cublasStatus_t cublasGemmStridedBatchedEx_64(
     long long strideA, const void* B, cudaDataType Btype, int64_t ldb, long long strideB,
     const void* beta, void* C, cudaDataType Ctype, int64_t ldc, long long strideC,
     int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo) {
-  static const auto real = real_function<decltype(cublasGemmStridedBatchedEx_64)>(__func__);
-  const Outcome out = intercept(
-      handle, classified(strided(gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb,
-                                           beta, ldc),
-                                 A, strideA, B, strideB, C, strideC, batchCount),
-                         Atype, Btype, Ctype, computeType, algo));
-  return out.answered
-             ? out.status
-             : call_real(real, __func__, handle, transa, transb, m, n, k, alpha, A, Atype, lda,
-                         strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC,
-                         batchCount, computeType, algo);
+  const GemmCall shape = gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc);
+  const GemmCall call =
+      classified(strided(shape, A, strideA, B, strideB, C, strideC, batchCount), Atype, Btype,
+                 Ctype, computeType, algo);
+  Library* const real = library_of(handle);
+  const Outcome out = intercept(real, handle, call);
+  if (out.answered) return out.status;
+  return call_real<Fn::cublasGemmStridedBatchedEx_64>(real, handle, transa, transb, m, n, k, alpha,
+                                                      A, Atype, lda, strideA, B, Btype, ldb,
+                                                      strideB, beta, C, Ctype, ldc, strideC,
+                                                      batchCount, computeType, algo);
 }
 
 cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
@@ -194,17 +173,16 @@ cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t tran
                                    void* const Carray[], cudaDataType Ctype, int ldc,
                                    int batchCount, cublasComputeType_t computeType,
                                    cublasGemmAlgo_t algo) {
-  static const auto real = real_function<GemmBatchedExFn>(__func__);
-  const Outcome out = intercept(
-      handle, classified(arrays(gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta,
-                                          ldc),
-                                Aarray, Barray, Carray, batchCount),
-                         Atype, Btype, Ctype, computeType, algo));
-  return out.answered
-             ? out.status
-             : call_real(real, __func__, handle, transa, transb, m, n, k, alpha, Aarray, Atype,
-                         lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount,
-                         computeType, algo);
+  const GemmCall shape = gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc);
+  const GemmCall call =
+      classified(arrays(shape, Aarray, Barray, Carray, batchCount), Atype, Btype, Ctype,
+                 computeType, algo);
+  Library* const real = library_of(handle);
+  const Outcome out = intercept(real, handle, call);
+  if (out.answered) return out.status;
+  return call_real<Fn::cublasGemmBatchedEx>(real, handle, transa, transb, m, n, k, alpha, Aarray,
+                                            Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype,
+                                            ldc, batchCount, computeType, algo);
 }
 
 cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t handle, cublasOperation_t transa,
@@ -215,17 +193,16 @@ cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t handle, cublasOperation_t t
                                       void* const Carray[], cudaDataType Ctype, int64_t ldc,
                                       int64_t batchCount, cublasComputeType_t computeType,
                                       cublasGemmAlgo_t algo) {
-  static const auto real = real_function<decltype(cublasGemmBatchedEx_64)>(__func__);
-  const Outcome out = intercept(
-      handle, classified(arrays(gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta,
-                                          ldc),
-                                Aarray, Barray, Carray, batchCount),
-                         Atype, Btype, Ctype, computeType, algo));
-  return out.answered
-             ? out.status
-             : call_real(real, __func__, handle, transa, transb, m, n, k, alpha, Aarray, Atype,
-                         lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount,
-                         computeType, algo);
+  const GemmCall shape = gemm_call(__func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc);
+  const GemmCall call =
+      classified(arrays(shape, Aarray, Barray, Carray, batchCount), Atype, Btype, Ctype,
+                 computeType, algo);
+  Library* const real = library_of(handle);
+  const Outcome out = intercept(real, handle, call);
+  if (out.answered) return out.status;
+  return call_real<Fn::cublasGemmBatchedEx_64>(real, handle, transa, transb, m, n, k, alpha, Aarray,
+                                               Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype,
+                                               ldc, batchCount, computeType, algo);
 }
 
 }  // extern "C"

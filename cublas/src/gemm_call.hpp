@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "cublas_decls.hpp"
+#include "real_cublas.hpp"
 
 namespace ecgemm_cublas {
 
@@ -12,15 +13,14 @@ enum class Layout { kSingle, kStrided, kPointerArrays };
 
 // What the caller asked for, as far as the types and the compute type tell.
 enum class Request {
-  kFp32UnlessMathMode,  // Sgemm family, GemmEx with CUBLAS_COMPUTE_32F: FP32 unless the
-                        // handle's math mode allows TF32/BF16/FP16
-  kFp32,                // CUBLAS_COMPUTE_32F_PEDANTIC: FP32 whatever the math mode
-  kOther,               // anything else: not ours, `reason` says why
+  kFp32,   // Sgemm family, GemmEx with CUBLAS_COMPUTE_32F: FP32, unless the handle's math
+           // mode allows TF32/BF16/FP16 or prescribes cuBLAS's own arithmetic (pedantic)
+  kOther,  // anything else: not ours, `reason` says why
 };
 
 struct GemmCall {
   const char* function = nullptr;
-  Request request = Request::kFp32UnlessMathMode;
+  Request request = Request::kFp32;
   const char* reason = nullptr;  // for Request::kOther
   Layout layout = Layout::kSingle;
   cublasOperation_t transa = CUBLAS_OP_N, transb = CUBLAS_OP_N;
@@ -60,8 +60,8 @@ inline GemmCall gemm_call(const char* function, cublasOperation_t transa, cublas
   return call;
 }
 
-// What cublasGemm*Ex's types ask for: ours only with A, B and C in CUDA_R_32F and an
-// FP32 compute type (then alpha and beta are floats as well).
+// What cublasGemm*Ex's types ask for: ours only with A, B and C in CUDA_R_32F and the
+// compute type CUBLAS_COMPUTE_32F (then alpha and beta are floats as well).
 void classify_ex(GemmCall& call, cudaDataType a_type, cudaDataType b_type, cudaDataType c_type,
                  cublasComputeType_t compute_type, cublasGemmAlgo_t algo);
 
@@ -70,7 +70,8 @@ struct Outcome {
   cublasStatus_t status;  // when answered
 };
 
-// Decides, and runs on ecgemm what it takes (route.cpp).
-Outcome intercept(cublasHandle_t handle, const GemmCall& call);
+// Decides, and runs on ecgemm what it takes (route.cpp); `real` is the library that
+// serves `handle` (handles.hpp: library_of).
+Outcome intercept(Library* real, cublasHandle_t handle, const GemmCall& call);
 
 }  // namespace ecgemm_cublas

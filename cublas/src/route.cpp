@@ -1,9 +1,10 @@
 // Where each FP32 GEMM goes. In order: calls made from inside the real cuBLAS, with
 // no handle, with interception off, or whose types ask for something else go to
-// cuBLAS unchanged; then cuBLAS's own argument checks (bad arguments return
-// CUBLAS_STATUS_INVALID_VALUE here, before anything runs); then the handle's math
-// mode and ECGEMM_CUBLAS_MIN_FLOPS; the rest runs on ecgemm, on the handle's stream
-// with its pointer mode. Whatever ecgemm declines (no usable GPU, a workspace that
+// cuBLAS unchanged; then the handle's math mode (read, like its stream and pointer
+// mode, from the libcublas that serves it); then cuBLAS's own argument checks (bad
+// arguments return CUBLAS_STATUS_INVALID_VALUE here, before anything runs); then
+// ECGEMM_CUBLAS_MIN_FLOPS; the rest runs on ecgemm, on the handle's stream with its
+// pointer mode. Whatever ecgemm declines (no usable GPU, a workspace that
 // would grow inside a CUDA graph capture, ...) goes to cuBLAS, so every call cuBLAS
 // can do still works.
 #include <atomic>
@@ -24,9 +25,15 @@ namespace {
 // do not concern FP32 GEMMs (8: FP64 emulation, 16: reduction precision).
 constexpr int kSinglePrecisionMathBits = 0x7;
 
-bool math_mode_keeps_fp32(cublasMath_t math) {
-  const int single = static_cast<int>(math) & kSinglePrecisionMathBits;
-  return single == CUBLAS_DEFAULT_MATH || single == CUBLAS_PEDANTIC_MATH;
+// Why the handle's math mode keeps a call from ecgemm, or nullptr when it does not:
+// reduced precision is the caller's choice, and pedantic math prescribes cuBLAS's own
+// FP32 arithmetic, no substitute.
+const char* math_mode_refusal(cublasMath_t math) {
+  switch (static_cast<int>(math) & kSinglePrecisionMathBits) {
+    case CUBLAS_DEFAULT_MATH: return nullptr;
+    case CUBLAS_PEDANTIC_MATH: return "pedantic math mode";
+    default: return "math mode allows reduced precision";
+  }
 }
 
 char op_letter(cublasOperation_t op) {
@@ -112,7 +119,7 @@ std::atomic<bool> g_told_no_auto{false};
 
 }  // namespace
 
-Outcome intercept(cublasHandle_t handle, const GemmCall& call) {
+Outcome intercept(Library* real, cublasHandle_t handle, const GemmCall& call) {
   if (in_real_call()) return {false, CUBLAS_STATUS_SUCCESS};  // cuBLAS calling itself: no trace
   if (handle == nullptr) return pass(call, "no handle");
   const int mode = current_mode();
@@ -120,12 +127,10 @@ Outcome intercept(cublasHandle_t handle, const GemmCall& call) {
   if (call.request == Request::kOther) return pass(call, call.reason);
 
   HandleState state;
-  if (read_handle_state(handle, &state) != CUBLAS_STATUS_SUCCESS) {
+  if (read_handle_state(real, handle, &state) != CUBLAS_STATUS_SUCCESS) {
     return pass(call, "handle state unreadable");
   }
-  if (call.request == Request::kFp32UnlessMathMode && !math_mode_keeps_fp32(state.math_mode)) {
-    return pass(call, "math mode allows reduced precision");
-  }
+  if (const char* refusal = math_mode_refusal(state.math_mode)) return pass(call, refusal);
   if (const int bad = first_invalid_argument(call)) {
     if (settings().verbose) {
       char detail[48];

@@ -96,11 +96,16 @@ cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t, cublasOperation_t, cublasO
                                       int64_t, const void*, void* const[], cudaDataType, int64_t,
                                       int64_t, cublasComputeType_t, cublasGemmAlgo_t);
 
-/* The stub's record of the GEMM calls that reached it (stub_cublas.c). */
+/* The stub's record of the calls that reached it (stub_cublas.c). The CPU tests build
+ * the stub twice, as libcublas.so.12 and libcublas.so.13, each with its own record. */
 typedef struct {
-  int calls;          /* GEMM calls that reached the stub so far */
+  int major;          /* which stub: 12 or 13 */
+  int calls;          /* GEMM and destroy calls that reached the stub so far */
   char function[48];  /* the last one's name */
   uint64_t digest;    /* digest of its arguments, in order (arg_digest.h) */
+  int creates;        /* handles it made */
+  int state_reads;    /* cublasGetStream_v2, cublasGetPointerMode_v2, cublasGetMathMode calls */
+  int foreign;        /* calls that brought a handle the other stub made */
 } stub_record;
 const stub_record* stub_last(void);
 

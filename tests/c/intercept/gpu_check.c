@@ -298,7 +298,6 @@ int main(void) {
                            "cublasGemmBatchedEx", "cublasGemmBatchedEx_64"};
   for (int i = 0; i < 4; ++i) three_ways(singles[i], singles[i], h, e, &single, CUBLAS_COMPUTE_32F);
   for (int i = 0; i < 8; ++i) three_ways(batches[i], batches[i], h, e, &batched, CUBLAS_COMPUTE_32F);
-  three_ways("gemm_ex_pedantic", "cublasGemmEx", h, e, &single, CUBLAS_COMPUTE_32F_PEDANTIC);
 
   /* Positive-only data (no cancellation to hide behind). */
   Problem positive = make(CUBLAS_OP_T, CUBLAS_OP_T, 300, 200, 1000, 0, 1, 0.5f, 1.5f, 3);
@@ -349,6 +348,12 @@ int main(void) {
     free(c_dev), free(c_di), free(cb_dev), free(cb_di);
     cudaFree(scalars);
   }
+
+  /* Pedantic compute types and math modes prescribe cuBLAS's own FP32: handed to it. */
+  passes_through("gemm_ex_pedantic", "cublasGemmEx", h, &single, CUBLAS_COMPUTE_32F_PEDANTIC);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  passes_through("pedantic_math_mode", "cublasSgemmStridedBatched", h, &batched, CUBLAS_COMPUTE_32F);
+  cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
 
   /* Calls that ask for TF32 are the caller's choice: handed to cuBLAS. */
   cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);

@@ -4,8 +4,8 @@ ECGEMM_LIBRARY=... for the other one, and diff the two files).
 
 The list covers every kernel family x every mode that family runs x four transpose
 pairs and one padded (unaligned) leading dimension x every batch form the family takes.
-The route pins in FAMILIES choose the family of each case; ECGEMM_VERBOSE=1 makes
-libecgemm print each call's plan on stderr, which shows the family that actually ran.
+The pins in FAMILIES choose the family of each case; ECGEMM_VERBOSE=1 makes libecgemm
+print each call's plan on stderr, which shows the family that actually ran.
 A family the GPU or the build lacks falls back (fused_wgmma without an sm_90a image runs
 on planes or fused_mma), so compare builds made for the same architectures, on the same
 GPU. Results are deterministic run to run (every split-K reduction adds in a fixed
@@ -27,7 +27,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from tools._common import out_dir
+from tools._common import FAMILY_PINS, PIN_VARIABLES, out_dir
 from _capi import MODES, OP, STATUS, load, library_path  # tests/_capi.py, on sys.path via _common
 
 # The Tensor Core methods and the modes that FP32 kernels serve (ecgemm.h).
@@ -45,22 +45,18 @@ class Family:
     modes: Tuple[str, ...]
     forms: Tuple[str, ...]
     shape: Tuple[int, int, int]  # m, n, k: ragged against every tile, long enough k to split
-    pins: Dict[str, str]         # the route pins that send a call of `shape` to this family
+    pins: Dict[str, str]         # the environment that sends a call to this family (_common)
 
 
-# Pins as libecgemm reads them per call (docs/architecture.md, "Route pins"). Plain
-# products never take the plane family in a batch, and GEMV-like shapes (one side of C
-# at most 4 wide) go to the GEMV kernels only unbatched and without a pin.
+# Plain products never take the plane family in a batch, and the GEMV kernels take only
+# unbatched products with one side of C at most 4 wide.
 FAMILIES: Dict[str, Family] = {
-    "planes": Family(TC_MODES, ("single",), (200, 136, 1000),
-                     {"ECGEMM_TC_KERNEL": "planes", "ECGEMM_CORRECTED_ROUTE": "tc"}),
-    "fused_wgmma": Family(TC_MODES, FORMS, (200, 136, 1000),
-                          {"ECGEMM_TC_KERNEL": "fused", "ECGEMM_CORRECTED_ROUTE": "tc"}),
-    "fused_mma": Family(TC_MODES, FORMS, (200, 136, 1000), {"ECGEMM_TC_KERNEL": "mma"}),
-    "simt": Family(FP32_CLASS_MODES, FORMS, (200, 136, 1000), {"ECGEMM_CORRECTED_ROUTE": "simt"}),
-    "gemv": Family(FP32_CLASS_MODES, ("single",), (3, 517, 1000), {}),
-}
-PIN_VARIABLES = tuple(sorted({name for f in FAMILIES.values() for name in f.pins}))
+    name: Family(modes, forms, shape, FAMILY_PINS[name]) for name, modes, forms, shape in (
+        ("planes", TC_MODES, ("single",), (200, 136, 1000)),
+        ("fused_wgmma", TC_MODES, FORMS, (200, 136, 1000)),
+        ("fused_mma", TC_MODES, FORMS, (200, 136, 1000)),
+        ("simt", FP32_CLASS_MODES, FORMS, (200, 136, 1000)),
+        ("gemv", FP32_CLASS_MODES, ("single",), (3, 517, 1000)))}
 
 
 @dataclass(frozen=True)

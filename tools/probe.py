@@ -3,7 +3,7 @@
 The short loop used while tuning kernels (the full comparison is bench/): CUDA events around
 each call, median of 10; cuBLAS SGEMM (PyTorch, TF32 off) on the same operands in the same
 process; residual against an FP64 product. --batched adds strided batches against torch.bmm.
-Route pins (ECGEMM_TC_KERNEL, ...) in the environment apply to every call. The host cost
+A family pin in the environment (ECGEMM_FAMILY=fused_mma, say) applies to every call. The host cost
 of a call is bench.overhead's to measure.
 """
 import ctypes

@@ -2,18 +2,19 @@
 
 Calls go through ecgemm.matmul on PyTorch tensors, as users make them. The queue is
 prefilled with a GPU sleep (bench.timing.gpu_ms), so the host's cost per call drops out
-and small products show their GPU time. Each route is a set of pins (ROUTES); --env
-adds the default route under other values of any variable (ECGEMM_SERIAL_LAUNCHES=1, say).
+and small products show their GPU time. A route is the planner's choice ("default") or a
+kernel family pinned (tools/_common.py); --env adds the default route under other values
+of any variable (ECGEMM_SERIAL_LAUNCHES=1, say).
 --layouts reads a and/or b as transposed views and --pad gives their rows a longer stride,
 so the split pass and the fused kernels' loaders are timed on every layout.
 Shapes are m,k,n (A is m x k).
 """
 import os
 
-from tools import _common  # noqa: F401  (the repository root on sys.path, for bench/)
+from tools._common import FAMILY_PINS, PIN_VARIABLES
 
-ROUTES = {"default": {}, "mma": {"ECGEMM_TC_KERNEL": "mma"}, "planes": {"ECGEMM_TC_KERNEL": "planes"},
-          "fused": {"ECGEMM_TC_KERNEL": "fused"}, "simt": {"ECGEMM_CORRECTED_ROUTE": "simt"}}
+# "default" is the planner's choice; the others pin a family (where it can run the call).
+ROUTES = {"default": {}, **FAMILY_PINS}
 LAYOUTS = ("NN", "TN", "NT", "TT")  # T: the operand is the transpose of a contiguous tensor
 
 
@@ -41,7 +42,8 @@ def add_arguments(p):
     p.add_argument("--shapes", default="256,256,256;384,384,384;512,512,512;768,768,768;1024,1024,1024",
                    help="'m,k,n;...' (A is m x k)")
     p.add_argument("--modes", default="tf32tf32,halfhalf", help="comma-separated (default tf32tf32,halfhalf)")
-    p.add_argument("--routes", default="default,mma,planes,fused", help=f"comma-separated: {', '.join(ROUTES)}")
+    p.add_argument("--routes", default="default,fused_mma,planes,fused_wgmma",
+                   help=f"comma-separated: {', '.join(ROUTES)}")
     p.add_argument("--env", default="", help="NAME=v1,v2: also time the default route under each value")
     p.add_argument("--layouts", default="NN", help=f"comma-separated: {', '.join(LAYOUTS)} (default NN)")
     p.add_argument("--pad", type=int, default=0, help="extra floats per operand row (e.g. 1: unaligned rows)")
@@ -73,6 +75,8 @@ def run(args):
     if args.pad < 0:
         raise SystemExit("route-times: --pad must be >= 0")
     torch.backends.cuda.matmul.allow_tf32 = False
+    for var in PIN_VARIABLES:  # pins of the caller would blur "default"
+        os.environ.pop(var, None)
     for spec in filter(None, args.shapes.split(";")):
         m, k, n = map(int, spec.split(","))
         for layout in layouts:
@@ -85,7 +89,7 @@ def run(args):
                   f"{kernels(torch, lambda: torch.matmul(a, b, out=out))}")
             for mode in modes:
                 for label, env in variants:
-                    os.environ.update(env)
+                    os.environ.update(env)  # libecgemm reads the pins per call
                     try:
                         call = lambda: ecgemm.matmul(a, b, out=out, mode=mode)  # noqa: E731
                         out.fill_(float("nan"))
@@ -96,5 +100,5 @@ def run(args):
                               f"{kernels(torch, call)}")
                     finally:
                         for key in env:
-                            os.environ.pop(key)
+                            os.environ.pop(key, None)
     return 0

@@ -3,7 +3,8 @@ C ABI, so that two builds can be compared bit for bit (run it against each libra
 ECGEMM_LIBRARY=... for the other one, and diff the two files).
 
 The list covers every kernel family x every mode that family runs x four transpose
-pairs and one padded (unaligned) leading dimension x every batch form the family takes.
+pairs and one padded (unaligned) leading dimension x every batch form the family takes
+x a long and a short k.
 The pins in FAMILIES choose the family of each case; ECGEMM_VERBOSE=1 makes libecgemm
 print each call's plan on stderr, which shows the family that actually ran.
 A family the GPU or the build lacks falls back (fused_wgmma without an sm_90a image runs
@@ -44,19 +45,21 @@ ALPHA, BETA = 0.75, -0.5  # beta != 0: C is read, so the epilogue's beta path is
 class Family:
     modes: Tuple[str, ...]
     forms: Tuple[str, ...]
-    shape: Tuple[int, int, int]  # m, n, k: ragged against every tile, long enough k to split
+    shapes: Tuple[Tuple[int, int, int], ...]  # (m, n, k): ragged against every tile
     pins: Dict[str, str]         # the environment that sends a call to this family (_common)
 
 
 # Plain products never take the plane family in a batch, and the GEMV kernels take only
-# unbatched products with one side of C at most 4 wide.
+# unbatched products with one side of C at most 4 wide. Each family gets a long k, which
+# the single products split (split-K), and a short one, which they do not.
+SHAPES = ((200, 136, 1000), (300, 260, 100))
 FAMILIES: Dict[str, Family] = {
-    name: Family(modes, forms, shape, FAMILY_PINS[name]) for name, modes, forms, shape in (
-        ("planes", TC_MODES, ("single",), (200, 136, 1000)),
-        ("fused_wgmma", TC_MODES, FORMS, (200, 136, 1000)),
-        ("fused_mma", TC_MODES, FORMS, (200, 136, 1000)),
-        ("simt", FP32_CLASS_MODES, FORMS, (200, 136, 1000)),
-        ("gemv", FP32_CLASS_MODES, ("single",), (3, 517, 1000)))}
+    name: Family(modes, forms, shapes, FAMILY_PINS[name]) for name, modes, forms, shapes in (
+        ("planes", TC_MODES, ("single",), SHAPES),
+        ("fused_wgmma", TC_MODES, FORMS, SHAPES),
+        ("fused_mma", TC_MODES, FORMS, SHAPES),
+        ("simt", FP32_CLASS_MODES, FORMS, SHAPES),
+        ("gemv", FP32_CLASS_MODES, ("single",), ((3, 517, 1000), (517, 2, 100))))}
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,8 @@ def cases(families: Optional[Sequence[str]] = None, modes: Optional[Sequence[str
                 continue
             for ta, tb, pad in LAYOUTS:
                 for form in spec.forms:
-                    out.append(Case(family, mode, ta, tb, pad, form, *spec.shape))
+                    for shape in spec.shapes:
+                        out.append(Case(family, mode, ta, tb, pad, form, *shape))
     return out
 
 

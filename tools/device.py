@@ -57,10 +57,13 @@ def run_logged(cmd: Sequence[str], log: str, timeout: float, *, env=None, append
             proc.wait()
             f.write(f"\n[device.py] killed after {timeout:g} s\n")
             rc = TIMEOUT_EXIT
-    if tail:
-        lines = path.read_text(errors="replace").splitlines()
-        print("\n".join(lines[-tail:]))
+    print_tail(path, tail)
     return rc
+
+
+def print_tail(path: pathlib.Path, lines: int) -> None:
+    if lines > 0:
+        print("\n".join(path.read_text(errors="replace").splitlines()[-lines:]))
 
 
 def pytest_command(selection: Sequence[str]) -> List[str]:
@@ -77,7 +80,7 @@ def cmd_install(args, extra) -> int:
            "-C", f"cmake.define.ECGEMM_CUDA_ARCHITECTURES={';'.join(archs)}", "."]
     rc = run_logged(cmd, args.log, args.timeout, tail=0)
     if rc != 0:  # the build log's end says why
-        run_logged(["tail", "-n", "50", str(_common.out_dir() / args.log)], "install_tail.txt", 30)
+        print_tail(_common.out_dir() / args.log, 50)
     else:
         print(f"installed for {';'.join(archs)} (log: $OUT/{args.log})")
     return rc

@@ -1,6 +1,7 @@
-"""tools/device.py: argument parsing, the time limit on child processes, and the `hash`
-subcommand's case list (CPU); on a GPU, every hash case runs, is deterministic and
-computes the right product."""
+"""tools/device.py: argument parsing, the time limit on child processes, the `hash`
+subcommand's case list and its harness against a NumPy stand-in for the C ABI (CPU); on a
+GPU, every hash case runs, is deterministic and computes the right product."""
+import ctypes
 import os
 import subprocess
 import sys
@@ -160,6 +161,78 @@ def test_list_prints_the_case_names_without_a_gpu(capsys):
     assert capsys.readouterr().out.split() == [c.name for c in cases(["fused_mma"])]
 
 
+class FakeLibrary:
+    """libecgemm's C ABI as the hash harness calls it, on host memory, with NumPy products:
+    checks the harness's layouts, strides, pointer arrays and pins without a GPU."""
+
+    def __init__(self):
+        self.buffers, self.families = [], []
+        def fn(f):
+            return type("Fn", (), {"__call__": lambda self, *a: f(*a)})()
+        for name, f in (("ecgemm_device_malloc", self._malloc), ("ecgemm_device_free", lambda p: 0),
+                        ("ecgemm_memcpy_to_device", self._copy), ("ecgemm_memcpy_to_host", self._copy),
+                        ("ecgemm_device_synchronize", lambda: 0), ("ecgemm_create", lambda h: 0),
+                        ("ecgemm_destroy", lambda h: 0), ("ecgemm_set_mode", lambda h, m: 0),
+                        ("ecgemm_sgemm", self._single), ("ecgemm_sgemm_strided_batched", self._strided),
+                        ("ecgemm_sgemm_batched", self._pointers)):
+            setattr(self, name, fn(f))
+
+    def _malloc(self, out, size):
+        buf = ctypes.create_string_buffer(size)
+        self.buffers.append(buf)
+        out._obj.value = ctypes.addressof(buf)
+        return 0
+
+    @staticmethod
+    def _copy(dst, src, size):
+        ctypes.memmove(dst, src, size)
+        return 0
+
+    @staticmethod
+    def _floats(ptr, count):
+        return np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), (count,))
+
+    def _gemm(self, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+        def matrix(ptr, ld, rows, cols):  # column-major rows x cols
+            return self._floats(ptr, ld * cols).reshape(cols, ld)[:, :rows].T
+        op_a = matrix(a, lda, *((m, k) if ta == 0 else (k, m)))
+        op_b = matrix(b, ldb, *((k, n) if tb == 0 else (n, k)))
+        op_a, op_b = (op_a if ta == 0 else op_a.T), (op_b if tb == 0 else op_b.T)
+        c_view = self._floats(c, ldc * n).reshape(n, ldc)
+        alpha, beta = ctypes.c_float.from_address(alpha).value, ctypes.c_float.from_address(beta).value
+        product = alpha * (op_a.astype(np.float64) @ op_b) + beta * c_view[:, :m].T
+        c_view[:, :m] = product.T.astype(np.float32)
+
+    def _single(self, h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+        self.families.append(os.environ.get("ECGEMM_FAMILY"))
+        self._gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        return 0
+
+    def _strided(self, h, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, count):
+        for z in range(count):
+            self._gemm(ta, tb, m, n, k, alpha, a + 4 * z * sa, lda, b + 4 * z * sb, ldb, beta, c + 4 * z * sc, ldc)
+        return 0
+
+    def _pointers(self, h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, count):
+        ptrs = [np.ctypeslib.as_array(ctypes.cast(p, ctypes.POINTER(ctypes.c_uint64)), (count,)) for p in (a, b, c)]
+        for z in range(count):
+            self._gemm(ta, tb, m, n, k, alpha, int(ptrs[0][z]), lda, int(ptrs[1][z]), ldb, beta, int(ptrs[2][z]), ldc)
+        return 0
+
+
+def test_the_harness_lays_out_every_form_as_blas_reads_it(monkeypatch):
+    monkeypatch.setenv("ECGEMM_TC_KERNEL", "planes")  # a pin of the caller's, restored after
+    monkeypatch.delenv("ECGEMM_FAMILY", raising=False)
+    lib = FakeLibrary()
+    # Every family, batch form and layout, on the short k (cheap in NumPy).
+    some = [c for c in cases(modes=["tf32tf32", "fp32"]) if c.k <= 128]
+    for case, status, c in output_hash.run_cases(some, lib):
+        assert status == 0
+        _check_against_reference(case, c, limit=1e-6)
+    assert set(lib.families) == set(FAMILIES)
+    assert os.environ["ECGEMM_TC_KERNEL"] == "planes" and "ECGEMM_FAMILY" not in os.environ
+
+
 # --- on a GPU -----------------------------------------------------------------------
 
 
@@ -177,6 +250,18 @@ def _reference(case, a, b, c):
     return out
 
 
+def _check_against_reference(case, c, limit):
+    """C as a call left it: every product within `limit` of FP64, C's padding rows untouched."""
+    a, b, c_in = inputs(case)
+    rows, cols, ld = case.stored("c")
+    got, before = c.reshape(case.count, cols, ld), c_in.reshape(case.count, cols, ld)
+    assert np.array_equal(got[:, :, rows:].view(np.uint32), before[:, :, rows:].view(np.uint32)), \
+        f"{case.name}: padding of C written"
+    for block, ref in _reference(case, a, b, c_in):
+        res = np.linalg.norm(got[block, :, :rows].T - ref) / np.linalg.norm(ref)
+        assert res < limit, f"{case.name}, product in block {block}: residual {res:.2e}"
+
+
 @pytest.mark.gpu
 def test_every_hash_case_runs_deterministically_and_computes_the_product(monkeypatch):
     monkeypatch.setenv("ECGEMM_TC_KERNEL", "planes")  # the caller's pin, restored after the run
@@ -188,13 +273,5 @@ def test_every_hash_case_runs_deterministically_and_computes_the_product(monkeyp
     for case, status, c in first:
         assert status == 0, f"{case.name}: status {status}"
         assert output_hash.digest(c) == output_hash.digest(again[case.name]), f"{case.name}: not deterministic"
-        a, b, c_in = inputs(case)
-        rows, cols, ld = case.stored("c")
-        got = c.reshape(case.count, cols, ld)
-        # Padding rows of C are never written.
-        assert np.array_equal(got[:, :, rows:].view(np.uint32), c_in.reshape(case.count, cols, ld)[:, :, rows:]
-                              .view(np.uint32)), f"{case.name}: padding of C written"
-        limit = 1e-5 if case.mode in ("fp32", "tf32tf32", "halfhalf", "auto") else 2e-3
-        for block, ref in _reference(case, a, b, c_in):
-            res = np.linalg.norm(got[block, :, :rows].T - ref) / np.linalg.norm(ref)
-            assert res < limit, f"{case.name}, product in block {block}: residual {res:.2e}"
+        _check_against_reference(case, c, limit=1e-5 if case.mode in ("fp32", "tf32tf32", "halfhalf", "auto")
+                                 else 2e-3)

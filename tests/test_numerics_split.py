@@ -1,8 +1,8 @@
 """ecgemm.numerics.split (libecgemm's host split code) bit for bit against a model.
 
-The model below is written from DESIGN.md §1 alone, in float64 arithmetic on each
-value's binade, a different route from split.cuh's integer code; FP16 rounding is
-cross-checked against NumPy's own float16 conversion as a second oracle.
+The model below is written from docs/numerics.md (section 1) alone, in float64
+arithmetic on each value's binade, a different route from split.cuh's integer code;
+FP16 rounding is cross-checked against NumPy's own float16 conversion as a second oracle.
 """
 
 import numpy as np
@@ -48,7 +48,7 @@ def model_fp16(v32):
 
 
 def model_split(x, method):
-    """(hi, lo) float32 per DESIGN.md §1, lo = +0 for non-finite x or hi."""
+    """(hi, lo) float32 per docs/numerics.md, lo = +0 for non-finite x or hi."""
     to_part = model_tf32 if method == "tf32" else model_fp16
     finite_x = np.isfinite(x)
     safe = np.where(finite_x, x, np.float32(0))

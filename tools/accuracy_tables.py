@@ -1,30 +1,25 @@
-"""Accuracy tables for libecgemm's modes on a GPU, through the C ABI (ctypes), with
-PyTorch for device memory, the FP64 reference and cuBLAS SGEMM on the same inputs.
+"""Residual tables of every mode against cuBLAS SGEMM's, through the C ABI.
 
-  python3 tools/accuracy_tables.py --out DIR
-
-Writes DIR/accuracy.md and DIR/accuracy.json:
-- urand(-1, 1), m = n in {64, 1024, 4096}, k in {256, ..., 65536}: residual per mode and
-  its ratio to cuBLAS SGEMM's;
-- exp_rand types 1-4 (DESIGN.md section 1) at 256 x 1024 x 256.
+PyTorch holds device memory, computes the FP64 reference and runs cuBLAS SGEMM on the same
+inputs. Writes accuracy.md and accuracy.json (--out, default $OUT):
+- urand(-1, 1), m = n in --sizes, k in --ks: residual per mode and its ratio to SGEMM's;
+- the paper's exponent types 1-4 (docs/numerics.md, "Range") at 256 x 1024 x 256.
 """
-import argparse
 import ctypes
 import json
 import os
-import sys
 
-import torch
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from tools import _common
 from _capi import MODES, load  # noqa: E402
 
+# The paper's exponent types: (A's, B's) exponent range of exp_rand (docs/numerics.md).
 EXP_TYPES = {1: ((-15, 14), (-15, 14)), 2: ((-15, 14), (-100, -35)),
              3: ((-35, -15), (-35, -15)), 4: ((-100, -35), (-100, -35))}
 
 
 def exp_rand(shape, lo, hi, gen):
     """sign * m * 2^e, e ~ UniformInt[lo, hi], m ~ U[1, 2) (the paper's test matrices)."""
+    import torch
     e = torch.randint(lo, hi + 1, shape, device="cuda", generator=gen, dtype=torch.int32)
     m = 1 + torch.rand(shape, device="cuda", generator=gen, dtype=torch.float64)
     s = torch.where(torch.rand(shape, device="cuda", generator=gen) < 0.5, -1.0, 1.0).double()
@@ -40,6 +35,7 @@ class Runner:
 
     def matmul(self, mode, a, b):
         """a @ b for row-major torch matrices (C^T = B^T A^T in column-major terms)."""
+        import torch
         m, k = a.shape
         n = b.shape[1]
         c = torch.full((m, n), float("nan"), device="cuda")
@@ -52,12 +48,14 @@ class Runner:
 
 
 def residual(c, ref):
+    import torch
     d = torch.linalg.norm((c.double() - ref).flatten()).item()
     r = torch.linalg.norm(ref.flatten()).item()
     return d / r if r else float("nan")
 
 
 def cublas_sgemm(a, b):
+    import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     return a @ b
 
@@ -70,13 +68,16 @@ def row(runner, a, b):
     return out
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--out", default=".")
-    p.add_argument("--sizes", default="64,1024,4096")
-    p.add_argument("--ks", default="256,1024,4096,16384,65536")
-    args = p.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+def add_arguments(p):
+    p.add_argument("--out", default="", help="folder for accuracy.md and accuracy.json (default $OUT)")
+    p.add_argument("--sizes", default="64,1024,4096", help="m = n of the urand cases")
+    p.add_argument("--ks", default="256,1024,4096,16384,65536", help="k of the urand cases")
+
+
+def run(args):
+    import torch
+    out = args.out or str(_common.out_dir())
+    os.makedirs(out, exist_ok=True)
     runner = Runner()
     gen = torch.Generator(device="cuda").manual_seed(2026)
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
@@ -107,11 +108,8 @@ def main():
         cells = [f"{r['cublas_sgemm']:.2e}"] + [f"{r[m]:.2e} ({r[m] / r['cublas_sgemm']:.2f}×)" for m in MODES]
         lines.append(f"| {t} | [{a0}, {a1}] | [{b0}, {b1}] | " + " | ".join(cells) + " |")
         print(lines[-1], flush=True)
-    with open(os.path.join(args.out, "accuracy.md"), "w") as f:
+    with open(os.path.join(out, "accuracy.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    with open(os.path.join(args.out, "accuracy.json"), "w") as f:
+    with open(os.path.join(out, "accuracy.json"), "w") as f:
         json.dump(results, f, indent=1)
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,20 +1,19 @@
-"""Quick developer probe on a GPU: every mode's throughput and residual against
-cuBLAS SGEMM (PyTorch) at a few sizes, through the C ABI (ctypes). The full
-comparison lives in bench/; this is the short loop used while tuning kernels."""
-import argparse
+"""Every mode's TFLOP/s and residual against cuBLAS SGEMM on a few shapes, through the C ABI.
+
+The short loop used while tuning kernels (the full comparison is bench/): CUDA events around
+each call, median of 10; cuBLAS SGEMM (PyTorch, TF32 off) on the same operands in the same
+process; residual against an FP64 product. --batched adds strided batches against torch.bmm.
+A family pin in the environment (ECGEMM_FAMILY=fused_mma, say) applies to every call. The host cost
+of a call is bench.overhead's to measure.
+"""
 import ctypes
-import os
-import sys
 
-import torch
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from tools import _common  # noqa: F401  (tests/ on sys.path)
 from _capi import MODES, load  # noqa: E402
-
-lib = load()
 
 
 def time_ms(fn, reps=10):
+    import torch
     fn()
     torch.cuda.synchronize()
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -28,9 +27,10 @@ def time_ms(fn, reps=10):
     return sorted(times)[len(times) // 2]
 
 
-def probe_batched(h, count, m, k, n, modes):
+def probe_batched(lib, h, count, m, k, n, modes):
     """A strided batch of count products (m x k) @ (k x n) against torch.bmm (cuBLAS's
-    strided-batched SGEMM, TF32 off), GPU time of back-to-back calls, residuals vs FP64."""
+    strided-batched SGEMM, TF32 off), median of 10 event-timed calls, residuals vs FP64."""
+    import torch
     a = torch.rand(count, m, k, device="cuda") * 2 - 1
     b = torch.rand(count, k, n, device="cuda") * 2 - 1
     ref = a.double() @ b.double()
@@ -63,14 +63,19 @@ def parse_shapes(args):
     return [(str(n), n, n, n) for n in map(int, args.sizes.split(","))]
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--sizes", default="1024,4096,8192")
+def add_arguments(p):
+    p.add_argument("--sizes", default="1024,4096,8192", help="squares (default 1024,4096,8192)")
     p.add_argument("--shapes", default="", help="'m,k,n;m,k,n' (A is m x k); replaces --sizes")
-    p.add_argument("--modes", default=",".join(MODES))
-    p.add_argument("--overhead", action="store_true", help="also time tiny-GEMM per-call cost")
+    p.add_argument("--modes", default=",".join(MODES), help="comma-separated (default: every mode)")
     p.add_argument("--batched", default="", help="'count,m,k,n;...': strided batches against torch.bmm")
-    args = p.parse_args()
+
+
+def run(args):
+    import torch
+    lib = load()
+    unknown = [m for m in args.modes.split(",") if m not in MODES]
+    if unknown:
+        raise SystemExit(f"probe: unknown mode(s) {', '.join(unknown)}; known: {', '.join(MODES)}")
     h = ctypes.c_void_p()
     assert lib.ecgemm_create(ctypes.byref(h)) == 0
     stream = torch.cuda.current_stream().cuda_stream
@@ -104,27 +109,6 @@ def main():
             print(f"{label:>{w}} {mode:>10} {t:9.3f} {flops / t / 1e9:8.1f} {t_sgemm / t:8.2f} {res:10.3e}")
         del a, b, ref, c_ref
     for spec in filter(None, args.batched.split(";")):
-        probe_batched(h, *map(int, spec.split(",")), modes=args.modes.split(","))
-    if args.overhead:
-        # Per-call cost of a tiny GEMM: host enqueue time alone, and with the GPU's share.
-        import time
-        for mode in ("tf32tf32", "fp32"):
-            lib.ecgemm_set_mode(h, MODES[mode])
-            a = torch.rand(64, 64, device="cuda")
-            c = torch.empty_like(a)
-            call = lambda: lib.ecgemm_sgemm(h, 0, 0, 64, 64, 64, ctypes.addressof(one), a.data_ptr(), 64,
-                                            a.data_ptr(), 64, ctypes.addressof(zero), c.data_ptr(), 64)
-            call()
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            for _ in range(2000):
-                call()
-            t1 = time.perf_counter()
-            torch.cuda.synchronize()
-            t2 = time.perf_counter()
-            print(f"64^3 {mode}: host {(t1 - t0) / 2e-3:.1f} us/call, host+GPU {(t2 - t0) / 2e-3:.1f} us/call")
+        probe_batched(lib, h, *map(int, spec.split(",")), modes=args.modes.split(","))
     lib.ecgemm_destroy(h)
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,23 +1,17 @@
-"""Big squares against what three Tensor Core products can reach (issue 9's figures).
+"""Big squares against what three Tensor Core products can reach, with SM clocks and power.
 
 Per n, in one process: GPU time of cuBLAS SGEMM, of one cuBLAS TF32 and one FP16 product (a
 three-product method that ran each product at cuBLAS's own rate would take three of them), and of
 ecgemm tf32tf32 / halfhalf, whole and per kernel (split pass, mainloop), with the SM clock and board
 power NVML reads while each runs. Peaks are the Hopper SM's dense rates (TF32 2048, FP16 4096 FLOP a
 clock: 494.7 / 989.4 TFLOP/s over 132 SMs at 1830 MHz) at the clock read.
-python tools/square_ceiling.py [--sizes 8192,16384] [--out DIR]   (JSON + a text table)"""
-import argparse
+Writes square_ceiling.txt and square_ceiling.json (--out, default $OUT). Needs nvidia-ml-py."""
 import json
 import pathlib
 import statistics
 import threading
 
-import pynvml
-import torch
-from torch.profiler import ProfilerActivity, profile
-
-import ecgemm
-from bench.timing import gpu_ms
+from tools import _common
 
 FLOP_PER_CLOCK = {"tf32": 2048, "fp16": 4096}  # per SM, dense, cc 9.0
 
@@ -25,10 +19,11 @@ FLOP_PER_CLOCK = {"tf32": 2048, "fp16": 4096}  # per SM, dense, cc 9.0
 class Sampler:
     """SM clock (MHz) and board power (W) every 20 ms while the `with` block runs."""
 
-    def __init__(self, handle):
-        self.handle, self.clock, self.power = handle, [], []
+    def __init__(self, pynvml, handle):
+        self.pynvml, self.handle, self.clock, self.power = pynvml, handle, [], []
 
     def _loop(self):
+        pynvml = self.pynvml
         while not self.stop.wait(0.02):
             self.clock.append(pynvml.nvmlDeviceGetClockInfo(self.handle, pynvml.NVML_CLOCK_SM))
             self.power.append(pynvml.nvmlDeviceGetPowerUsage(self.handle) / 1e3)
@@ -48,8 +43,10 @@ class Sampler:
                 "power_w": statistics.median(self.power) if self.power else None}
 
 
-def kernel_us(call, reps=5):
+def kernel_us(torch, call, reps=5):
     """GPU µs per call of each kernel the call launches (PyTorch profiler)."""
+    from torch.profiler import ProfilerActivity, profile
+
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(reps):
             call()
@@ -58,21 +55,32 @@ def kernel_us(call, reps=5):
             if getattr(e, "device_time_total", 0)}
 
 
-def measure(name, call, handle, flops, batches, calls, with_kernels=False):
-    with Sampler(handle) as s:
+def measure(torch, pynvml, name, call, handle, flops, batches, calls, with_kernels=False):
+    from bench.timing import gpu_ms
+
+    with Sampler(pynvml, handle) as s:
         ms = gpu_ms(torch, call, batches=batches, calls=calls)
     row = {"method": name, "ms": ms, "tflops": flops / ms / 1e9, **s.summary()}
     if with_kernels:
-        row["kernels_us"] = kernel_us(call)
+        row["kernels_us"] = kernel_us(torch, call)
     return row
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--sizes", default="8192,16384")
-    p.add_argument("--out", default=".")
-    args = p.parse_args()
-    out_dir = pathlib.Path(args.out)
+def add_arguments(p):
+    p.add_argument("--sizes", default="8192,16384", help="n of the n^3 products (default 8192,16384)")
+    p.add_argument("--out", default="", help="folder for the text and JSON (default $OUT)")
+
+
+def run(args):
+    try:
+        import pynvml
+    except ImportError as error:
+        raise SystemExit(f"ceiling needs nvidia-ml-py (pip install nvidia-ml-py): {error}")
+    import torch
+
+    import ecgemm
+
+    out_dir = pathlib.Path(args.out) if args.out else _common.out_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
     pynvml.nvmlInit()
     handle = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
@@ -97,14 +105,14 @@ def main():
                 torch.matmul(a, b, out=out)
             return call
 
-        rows = [measure("cublas_sgemm", torch_mm(False), handle, flops, batches, calls),
-                measure("cublas_tf32_one_product", torch_mm(True), handle, flops, batches, calls),
-                measure("cublas_fp16_one_product", lambda: torch.mm(a16, b16, torch.float32, out=out),
-                        handle, flops, batches, calls)]
+        rows = [measure(torch, pynvml, "cublas_sgemm", torch_mm(False), handle, flops, batches, calls),
+                measure(torch, pynvml, "cublas_tf32_one_product", torch_mm(True), handle, flops, batches, calls),
+                measure(torch, pynvml, "cublas_fp16_one_product",
+                        lambda: torch.mm(a16, b16, torch.float32, out=out), handle, flops, batches, calls)]
         torch.backends.cuda.matmul.allow_tf32 = False
         for mode in ("tf32tf32", "halfhalf"):
-            rows.append(measure(f"ecgemm_{mode}", lambda: ecgemm.matmul(a, b, out=out, mode=mode), handle,
-                                flops, batches, calls, with_kernels=True))
+            rows.append(measure(torch, pynvml, f"ecgemm_{mode}", lambda: ecgemm.matmul(a, b, out=out, mode=mode),
+                                handle, flops, batches, calls, with_kernels=True))
         by = {r["method"]: r for r in rows}
         sgemm = by["cublas_sgemm"]["ms"]
         lines.append(f"\n{n}^3 (TFLOP/s count 2n^3 once; x SGEMM in the same process)")
@@ -141,7 +149,4 @@ def main():
     print(text)
     (out_dir / "square_ceiling.txt").write_text(text + "\n")
     (out_dir / "square_ceiling.json").write_text(json.dumps(report, indent=1))
-
-
-if __name__ == "__main__":
-    main()
+    return 0

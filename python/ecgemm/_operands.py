@@ -230,7 +230,7 @@ def _from_dlpack(obj: Any, name: str, package: str, consumer_stream: Optional[in
 def _strided_memory_view(obj: Any, name: str, consumer_stream: Optional[int]) -> Any:
     """cuda.core's view of a device DLPack operand, ordered before `consumer_stream`.
 
-    Which reader where, and why (an H200 host, bench/results/pycall-2026-11-22): the
+    Which reader where, and why (an H200 host, bench/results/README.md#python-call-path): the
     whole Cython corridor for two 64 x 64 CUDA tensors, result included, takes
     9-13 us (``_ecgemm.matmul_fast``, reading PyTorch/CuPy attributes directly). A
     ``StridedMemoryView.from_dlpack`` costs 2.4 us per PyTorch operand and 7.4 us per

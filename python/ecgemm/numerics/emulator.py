@@ -4,12 +4,12 @@
 in an accumulator of FP32's range with `extra_bits` more significant bits that
 truncates after every addition, then C added with round-to-nearest ("rn") or
 toward zero ("rz", what the hardware does). :func:`gemm` runs a whole GEMM per
-mode the way the kernels do (DESIGN.md §1): hi·hi promoted by an FP32 RN add
+mode the way the kernels do (docs/numerics.md): hi·hi promoted by an FP32 RN add
 outside the Tensor Core, the corrections in their own Tensor Core accumulator;
 Markidis with all four products inside; plain FP32 as sequential FMAs. Two
 hardware facts are modelled: a TF32 Tensor Core reads only the top 19 bits of an
 operand, and Inf·0 is NaN inside it, so a non-finite hi·hi sum must stand alone
-for special values to land where SGEMM puts them (DESIGN.md §1).
+for special values to land where SGEMM puts them (docs/numerics.md, section 4).
 
 Everything is vectorised over the output and any leading batch axes; only the k
 loop is sequential, as an accumulator is.

@@ -1,4 +1,4 @@
-"""The paper's test matrices exp_rand(a, b) (DESIGN.md §1)."""
+"""The paper's test matrices exp_rand(a, b) (docs/numerics.md, section 6)."""
 
 from __future__ import annotations
 

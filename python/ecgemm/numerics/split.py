@@ -1,4 +1,4 @@
-"""The hi/lo split of FP32 values, as the kernels compute it (DESIGN.md §1).
+"""The hi/lo split of FP32 values, as the kernels compute it (docs/numerics.md, section 1).
 
 :func:`split` calls libecgemm's host build of ``split.cuh``, the one source the
 kernels compile, so the lab studies the library's numerics rather than a copy of

@@ -90,7 +90,7 @@ def run_products(args, found) -> list:
                 continue
             row = {"method": name, "n": n}
             try:
-                call = lambda fn=fn: fn(a, b)  # noqa: E731
+                call = lambda fn=fn, a=a, b=b: fn(a, b)  # noqa: E731
                 timing = time_host([call], wait, args.budget, 0.5)
                 row.update(ms=timing.median_ms, tflops=2 * n ** 3 / timing.median_ms / 1e9,
                            residual=float(norm(call(), ref)))
@@ -159,7 +159,7 @@ def run_mlp(args) -> list:
         timing = time_host([lambda step=step: step(params, x, y32)[1]], wait, args.budget, 1.0)
         curves[name] = losses
         rows.append({"method": name, "ms_per_step": timing.median_ms, "losses": losses,
-                     "gap_to_fp64": max(abs(l - e) / e for l, e in zip(losses, exact))})
+                     "gap_to_fp64": max(abs(v - e) / e for v, e in zip(losses, exact))})
     for row in rows:
         xla = curves["XLA default float32 dot"]
         row["gap_to_xla_default"] = max(abs(a - b) / b for a, b in zip(row["losses"], xla))
@@ -171,7 +171,8 @@ def run_mlp(args) -> list:
 # ---- report -------------------------------------------------------------------------------
 
 def table(products, mlp, args) -> str:
-    lines = ["| product | n | ms/call (back to back) | one call waited (ms) | TFLOP/s | residual vs FP64 |",
+    lines = ["| product | n | ms/call (back to back) | one call waited (ms) | TFLOP/s "
+             "| residual vs FP64 |",
              "|---|---:|---:|---:|---:|---:|"]
     for r in products:
         if "error" in r:
@@ -187,8 +188,9 @@ def table(products, mlp, args) -> str:
     base = next(r["ms_per_step"] for r in mlp if r["method"] == "XLA default float32 dot")
     for r in mlp:
         if "ms_per_step" in r:
-            lines.append(f"| {r['method']} | {r['ms_per_step']:.3f} | {base / r['ms_per_step']:.2f}× "
-                         f"| {r['gap_to_fp64']:.2e} | {r['gap_to_xla_default']:.2e} |")
+            lines.append(f"| {r['method']} | {r['ms_per_step']:.3f} "
+                         f"| {base / r['ms_per_step']:.2f}× | {r['gap_to_fp64']:.2e} "
+                         f"| {r['gap_to_xla_default']:.2e} |")
     return "\n".join(lines) + "\n"
 
 

@@ -307,7 +307,8 @@ def test_matmul_equals_jnp_matmul_around_the_call(ej, jnp, reference, shape_a, s
                                rtol=1e-5, atol=1e-5)
 
 
-DOT_GENERAL = [  # lhs shape, rhs shape, ((lhs contracting, rhs contracting), (lhs batch, rhs batch))
+# lhs shape, rhs shape, ((lhs contracting, rhs contracting), (lhs batch, rhs batch))
+DOT_GENERAL = [
     ((5, 3), (3, 4), (((1,), (0,)), ((), ()))),
     ((3, 5), (3, 4), (((0,), (0,)), ((), ()))),        # lhs read transposed
     ((5, 3), (4, 3), (((1,), (1,)), ((), ()))),        # rhs read transposed (x @ W.T)

@@ -179,7 +179,8 @@ def test_scan_of_products(ej):
     h64 = h0.astype(np.float64)
     for _ in range(8):
         h64 = np.tanh(h64 @ w)
-    assert error(run(ej.matmul), h64) <= 2 * max(error(run(xla_fp32), h64), 1e-6 * np.sqrt(h64.size))
+    floor = 1e-6 * np.sqrt(h64.size)  # float32 rounding of the states themselves
+    assert error(run(ej.matmul), h64) <= 2 * max(error(run(xla_fp32), h64), floor)
 
 
 # --- errors ---------------------------------------------------------------------------------

@@ -124,8 +124,9 @@ def _canonical(x: jax.Array, batch, first, second) -> Tuple[jax.Array, bool]:
         first, second = second, first
     elif order != identity:
         x = jnp.transpose(x, order)
-        batch, first, second = (tuple(range(s, s + len(g))) for s, g in
-                                ((0, batch), (len(batch), first), (len(batch) + len(first), second)))
+        starts = (0, len(batch), len(batch) + len(first))
+        batch, first, second = (tuple(range(s, s + len(g)))
+                                for s, g in zip(starts, (batch, first, second)))
     size = lambda group: math.prod(x.shape[d] for d in group)  # noqa: E731
     if batch:
         return x.reshape(size(batch), size(first), size(second)), transpose

@@ -9,6 +9,7 @@ package is tests/test_linking.py's business.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -32,6 +33,12 @@ TOOLCHAIN = ("include/ecgemm.h", "include/ecgemm_blas.h", "include/ecgemm_cblas.
              "lib/pkgconfig/ecgemm_blas.pc")
 # Where gfortran existed at build time: the compiled module and its library.
 FORTRAN = ("include/ecgemm.mod", "lib/libecgemm_fortran.so", "lib/pkgconfig/ecgemm_fortran.pc")
+# ecgemm.jax: its Python modules always; its XLA FFI handler where jaxlib was
+# importable by the building Python (python/xla_ffi.cmake), never its C++ source.
+JAX_MODULES = ("jax/__init__.py", "jax/_functions.py", "jax/_handler.py", "jax/_ops.py",
+               "jax/_sharding.py", "jax/_target.py")
+JAX_HANDLER = "lib/libecgemm_jax.so"
+JAX_HANDLER_SYMBOLS = ("EcgemmMatmulCuda", "EcgemmMatmulHost")  # ecgemm/jax/_handler.py loads them
 # An absolute path: a slash that does not continue a variable (${prefix}/lib), a name
 # or a relative path (../include), followed by a name. "/" alone is allowed (CMake
 # compares its import prefix with it).
@@ -133,6 +140,54 @@ def test_shared_objects_find_ecgemm_libraries_through_origin(shipped, tmp_path):
                      if os.path.normpath(str(folder / entry.replace("$ORIGIN", ".") / needed))
                      in shipped.names]
             assert found, f"{name} needs {needed} but no $ORIGIN run path reaches it: {dynamic}"
+
+
+def _jax_import_error() -> str:
+    """What `import ecgemm.jax` raises in a fresh interpreter ("" when it imports)."""
+    code = "try:\n    import ecgemm.jax\nexcept ImportError as e:\n    print(e)\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, cwd=Path.home())
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_jax_handler_is_shipped_built_against_jaxlib_or_its_absence_explained(shipped, tmp_path):
+    """Both builds: with the handler (in lib/, exporting what ecgemm.jax loads, cudart
+    linked statically) or without it (ecgemm.jax then says how to rebuild)."""
+    missing = [rel for rel in JAX_MODULES if str(PACKAGE / rel) not in shipped.names]
+    assert not missing, f"not in the wheel: {missing}"
+    assert not [n for n in shipped.names if n.endswith((".cpp", ".cc"))]
+    handlers = [n for n in shipped.names if n.endswith("libecgemm_jax.so")]
+    jax_importable = importlib.util.find_spec("jax") is not None
+    if handlers:
+        assert handlers == [str(PACKAGE / JAX_HANDLER)], handlers
+        data = shipped.read(handlers[0])
+        dynamic = _dynamic_section(data, tmp_path)
+        assert "libecgemm.so" in dynamic["NEEDED"], dynamic
+        assert not [lib for lib in dynamic["NEEDED"] if lib.startswith("libcudart")], dynamic
+        exported = _exported_functions(data, tmp_path)
+        assert set(JAX_HANDLER_SYMBOLS) <= exported, exported
+        if jax_importable:
+            assert _jax_import_error() == ""
+    else:
+        error = _jax_import_error()
+        if jax_importable:
+            assert "built without its XLA FFI handler" in error, error
+            assert "ECGEMM_XLA_FFI_INCLUDE_DIR" in error and "--no-build-isolation" in error
+        else:
+            assert "ecgemm.jax needs JAX" in error, error
+
+
+def _exported_functions(data: bytes, tmp_path: Path) -> set:
+    readelf = shutil.which("readelf")
+    if readelf is None:
+        pytest.skip("readelf (binutils) not found")
+    path = tmp_path / "exports.so"
+    path.write_bytes(data)
+    out = subprocess.run([readelf, "--dyn-syms", "-W", str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    return {line.split()[-1] for line in out.splitlines()
+            if " FUNC " in line and " GLOBAL " in line and " UND " not in line}
 
 
 # --- finding it: ecgemm.get_include(), get_library_dir(), python -m ecgemm --------------

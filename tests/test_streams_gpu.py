@@ -268,8 +268,9 @@ def test_graph_replayed_after_a_larger_eager_call_and_a_release(mode):
     big = torch.rand(8192, 8192, device="cuda")
     ecgemm.matmul(big, big, mode=mode)  # needs far more scratch than the capture had
     torch.cuda.synchronize()
-    ecgemm._ecgemm.default_handle(0).release_workspace()
     for seed in (7, 8):
+        if seed == 8:  # and with the pool's idle memory given back
+            ecgemm._ecgemm.default_handle(0).release_workspace()
         g = torch.Generator(device="cuda").manual_seed(seed)
         a.copy_(torch.rand(n, n, device="cuda", generator=g))
         c.fill_(NAN)

@@ -63,7 +63,7 @@ const Case kCases[] = {
     {"planes 768x1280x1024 fp16 beta", ECGEMM_MODE_FP16, ECGEMM_OP_N, ECGEMM_OP_N, 768, 1280, 1024, 1, false, 0.5f},
     {"planes 1024x256x4096 markidis", ECGEMM_MODE_MARKIDIS, ECGEMM_OP_T, ECGEMM_OP_T, 1024, 256, 4096, 1, false, 0.0f},
     {"fused_wgmma 64x4096x8192 tf32tf32", ECGEMM_MODE_TF32TF32, ECGEMM_OP_N, ECGEMM_OP_N, 64, 4096, 8192, 1, false, 0.0f},
-    {"fused_wgmma 4096x48x4096 halfhalf", ECGEMM_MODE_HALFHALF, ECGEMM_OP_T, ECGEMM_OP_N, 4096, 48, 4096, 1, false, 0.0f},
+    {"fused_mma 4096x48x4096 halfhalf", ECGEMM_MODE_HALFHALF, ECGEMM_OP_T, ECGEMM_OP_N, 4096, 48, 4096, 1, false, 0.0f},
     {"fused_mma 256^3 halfhalf", ECGEMM_MODE_HALFHALF, ECGEMM_OP_N, ECGEMM_OP_N, 256, 256, 256, 1, false, 0.0f},
     {"fused_mma 128x128x16384 tf32tf32", ECGEMM_MODE_TF32TF32, ECGEMM_OP_T, ECGEMM_OP_N, 128, 128, 16384, 1, false, 0.0f},
     {"fused_mma 64x64x65536 halfhalf", ECGEMM_MODE_HALFHALF, ECGEMM_OP_N, ECGEMM_OP_T, 64, 64, 65536, 1, false, 0.25f},

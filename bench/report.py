@@ -3,6 +3,7 @@
 Pure Python (no GPU, no torch): `python -m bench --from-json results.json` re-renders a saved run.
 """
 import datetime
+import gzip
 import json
 import math
 import re
@@ -297,7 +298,10 @@ def write_json(results, path):
 
 
 def read_json(path):
-    return _from_json(json.loads(Path(path).read_text()))
+    """A results.json, or results.json.gz (large runs are committed compressed)."""
+    path = Path(path)
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return _from_json(json.loads(raw))
 
 
 def slug(text):

@@ -493,7 +493,9 @@ def test_forward_mode_is_refused(ej, jnp):
 def test_the_host_handler_refuses_with_a_clear_error(ej, jnp):
     import jax
 
-    a, b = jnp.ones((4, 5), jnp.float32), jnp.ones((5, 3), jnp.float32)
+    cpu = jax.devices("cpu")[0]  # explicit: on a GPU machine arrays default to the GPU
+    a = jax.device_put(jnp.ones((4, 5), jnp.float32), cpu)
+    b = jax.device_put(jnp.ones((5, 3), jnp.float32), cpu)
     with pytest.raises(jax.errors.JaxRuntimeError,
                        match="ecgemm computes on CUDA GPUs, but this computation was placed "
                              "on the CPU"):

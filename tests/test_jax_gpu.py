@@ -135,7 +135,7 @@ def test_jit_gives_the_eager_result(ej):
 
 
 @pytest.mark.parametrize("in_axes", [(0, None), (None, 0), (0, 0)])
-def test_vmap_is_one_batched_call_and_exact_per_item(ej, in_axes):
+def test_vmap_is_one_batched_call_and_agrees_per_item(ej, in_axes):
     a = rand(*((BATCH, M, K) if in_axes[0] == 0 else (M, K)), seed=9)
     b = rand(*((BATCH, K, N) if in_axes[1] == 0 else (K, N)), seed=10)
     f = jax.vmap(ej.matmul, in_axes=in_axes)
@@ -144,7 +144,10 @@ def test_vmap_is_one_batched_call_and_exact_per_item(ej, in_axes):
     for z in range(BATCH):
         item = ej.matmul(on_gpu(a[z] if in_axes[0] == 0 else a),
                          on_gpu(b[z] if in_axes[1] == 0 else b))
-        np.testing.assert_allclose(c[z], item, rtol=1e-6, atol=1e-6)
+        # A batch and a single product may take different kernel families (the planner's
+        # choice): FP32-class agreement, not bit identity.
+        item = np.asarray(item, np.float64)
+        assert np.linalg.norm(np.asarray(c[z], np.float64) - item) <= 1e-6 * np.linalg.norm(item)
     assert_fp32_accurate(c, a, b)
 
 

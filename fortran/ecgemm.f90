@@ -226,6 +226,15 @@ module ecgemm
       type(c_ptr) :: str
     end function
 
+    ! name: a NUL-terminated string, e.g. "halfhalf" // c_null_char.
+    function ecgemm_get_mode_by_name(name, mode) bind(C, name="ecgemm_get_mode_by_name") &
+        result(status)
+      import :: c_char, c_int
+      character(kind=c_char), dimension(*), intent(in) :: name
+      integer(c_int), intent(out) :: mode
+      integer(c_int) :: status
+    end function
+
     function ecgemm_device_malloc(ptr, bytes) bind(C, name="ecgemm_device_malloc") result(status)
       import :: c_int, c_ptr, c_size_t
       type(c_ptr), intent(out) :: ptr

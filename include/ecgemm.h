@@ -102,8 +102,11 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_pointer_mode(ecgemmHandle_t handle, ecgemmP
 /* Device ordinal the handle was created on (the current device at ecgemm_create). */
 ECGEMM_API ecgemmStatus_t ecgemm_get_device(ecgemmHandle_t handle, int* device);
 
-/* The mode's name as the bindings spell it ("tf32tf32", "auto", ...); NULL if unknown. */
+/* The mode's name as every binding spells it: the enumerator's suffix in lower case
+ * ("tf32tf32", "auto", ...); NULL for a value that is no mode. ecgemm_get_mode_by_name
+ * is its inverse (case-insensitive; ECGEMM_STATUS_INVALID_VALUE for an unknown name). */
 ECGEMM_API const char* ecgemm_get_mode_name(ecgemmMode_t mode);
+ECGEMM_API ecgemmStatus_t ecgemm_get_mode_by_name(const char* name, ecgemmMode_t* mode);
 
 /*
  * Scratch memory, streams and CUDA graphs (docs/memory.md).

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <strings.h>
 
 #include "dispatch.hpp"
 #include "ecgemm.h"
@@ -70,18 +71,10 @@ struct Call {
   const char* entry = "ecgemm_sgemm";
 };
 
-bool valid_mode(ecgemmMode_t mode) {
-  switch (mode) {
-    case ECGEMM_MODE_TF32TF32:
-    case ECGEMM_MODE_HALFHALF:
-    case ECGEMM_MODE_FP32:
-    case ECGEMM_MODE_TF32:
-    case ECGEMM_MODE_FP16:
-    case ECGEMM_MODE_MARKIDIS:
-    case ECGEMM_MODE_AUTO: return true;
-  }
-  return false;
-}
+bool valid_mode(ecgemmMode_t mode) { return ecgemm_get_mode_name(mode) != nullptr; }
+
+// Mode values are consecutive from 0 (ecgemm.h): the first without a name ends them.
+constexpr int kModeSearchEnd = 64;
 
 // The planner's view of a call: shape, transposes, batch form (pointers play no part).
 ecgemm::detail::GemmArgs shape_args(const Call& call) {
@@ -413,6 +406,19 @@ ECGEMM_API const char* ecgemm_get_mode_name(ecgemmMode_t mode) {
     case ECGEMM_MODE_AUTO: return "auto";
   }
   return nullptr;
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_get_mode_by_name(const char* name, ecgemmMode_t* mode) {
+  if (name == nullptr || mode == nullptr) return invalid(0);
+  for (int value = 0; value < kModeSearchEnd; ++value) {
+    const char* known = ecgemm_get_mode_name(static_cast<ecgemmMode_t>(value));
+    if (known == nullptr) break;
+    if (strcasecmp(name, known) == 0) {
+      *mode = static_cast<ecgemmMode_t>(value);
+      return ECGEMM_STATUS_SUCCESS;
+    }
+  }
+  return invalid(0);
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_string(ecgemmHandle_t handle, int transa, int transb,

@@ -6,13 +6,17 @@ import ctypes
 import glob
 import importlib.util
 import os
+import re
 
 STATUS = {
     "SUCCESS": 0, "NOT_INITIALIZED": 1, "ALLOC_FAILED": 3, "INVALID_VALUE": 7,
     "ARCH_MISMATCH": 8, "EXECUTION_FAILED": 13, "INTERNAL_ERROR": 14,
     "NOT_SUPPORTED": 15, "NO_DEVICE": 16,
 }
-MODES = {"tf32tf32": 0, "halfhalf": 1, "fp32": 2, "tf32": 3, "fp16": 4, "markidis": 5, "auto": 6}
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Derived from the one table, ecgemm.h's enum: ECGEMM_MODE_<NAME> = value -> {"name": value}.
+MODES = {name.lower(): int(value) for name, value in re.findall(
+    r"\bECGEMM_MODE_(\w+)\s*=\s*(\d+)", open(os.path.join(REPO, "include", "ecgemm.h")).read())}
 OP = {"N": 0, "T": 1, "C": 2}
 
 
@@ -58,6 +62,7 @@ def load() -> ctypes.CDLL:
         "ecgemm_get_workspace_limit": ([c_void_p, ctypes.POINTER(c_size_t)], c_int),
         "ecgemm_release_workspace": ([c_void_p], c_int),
         "ecgemm_get_mode_name": ([c_int], ctypes.c_char_p),
+        "ecgemm_get_mode_by_name": ([ctypes.c_char_p, ctypes.POINTER(c_int)], c_int),
         "ecgemm_internal_plan_string": ([c_void_p, c_int, c_int] + [i64] * 7 + [c_int, ctypes.c_char_p, c_size_t],
                                         c_int),
         "ecgemm_internal_workspace_usage": ([c_int, c_int] + [ctypes.POINTER(c_size_t)] * 4, c_int),

@@ -15,33 +15,19 @@ namespace {
 // Measured on an H100 machine with tools/crossover.c (blas/README.md).
 constexpr int64_t kDefaultHostThreshold = 40 * 40 * 40;
 
-struct ModeName {
-  const char* name;
-  ecgemmMode_t mode;
-};
-constexpr ModeName kModes[] = {
-    {"tf32tf32", ECGEMM_MODE_TF32TF32}, {"halfhalf", ECGEMM_MODE_HALFHALF},
-    {"fp32", ECGEMM_MODE_FP32},         {"tf32", ECGEMM_MODE_TF32},
-    {"fp16", ECGEMM_MODE_FP16},         {"markidis", ECGEMM_MODE_MARKIDIS},
-    {"auto", ECGEMM_MODE_AUTO},
-};
-
+// Mode names are libecgemm's (ecgemm_get_mode_name): one table for every binding.
 void parse_mode(Settings& s) {
-  s.mode = kModes[0].mode;
-  s.mode_name = kModes[0].name;
+  s.mode = ECGEMM_MODE_TF32TF32;
   const char* value = std::getenv("ECGEMM_BLAS_MODE");
-  if (value == nullptr || *value == '\0') return;
-  for (const ModeName& m : kModes) {
-    if (strcasecmp(value, m.name) == 0) {
-      s.mode = m.mode;
-      s.mode_name = m.name;
-      return;
-    }
+  if (value != nullptr && *value != '\0' &&
+      ecgemm_get_mode_by_name(value, &s.mode) != ECGEMM_STATUS_SUCCESS) {
+    std::fprintf(stderr, "ecgemm_blas: unknown ECGEMM_BLAS_MODE='%s' (expected one of", value);
+    for (int m = 0; ecgemm_get_mode_name(static_cast<ecgemmMode_t>(m)) != nullptr; ++m)
+      std::fprintf(stderr, " %s", ecgemm_get_mode_name(static_cast<ecgemmMode_t>(m)));
+    std::fprintf(stderr, "); using %s\n", ecgemm_get_mode_name(ECGEMM_MODE_TF32TF32));
+    s.mode = ECGEMM_MODE_TF32TF32;
   }
-  std::fprintf(stderr,
-               "ecgemm_blas: unknown ECGEMM_BLAS_MODE='%s' (expected tf32tf32, halfhalf, fp32, "
-               "tf32, fp16, markidis or auto); using tf32tf32\n",
-               value);
+  s.mode_name = ecgemm_get_mode_name(s.mode);
 }
 
 void parse_threshold(Settings& s) {

@@ -18,23 +18,22 @@ namespace {
 // accurate in plain FP32 anyway.
 constexpr double kDefaultMinFlops = 2.0 * 512 * 512 * 512;
 
-struct ModeName {
-  const char* name;
-  int mode;
-};
-// Only modes that keep FP32 accuracy: an unmodified application asked for FP32.
-constexpr ModeName kModes[] = {
-    {"tf32tf32", ECGEMM_MODE_TF32TF32},
-    {"halfhalf", ECGEMM_MODE_HALFHALF},
-    {"auto", kModeAuto},
-    {"off", kModeOff},
-};
+// Only modes that keep FP32 accuracy: an unmodified application asked for FP32. Their
+// names are libecgemm's (ecgemm_get_mode_name), "off" is this library's own.
+constexpr int kModes[] = {ECGEMM_MODE_TF32TF32, ECGEMM_MODE_HALFHALF, kModeAuto};
+constexpr const char* kOffName = "off";
 
 bool parse_mode(const char* text, int* mode) {
   if (text == nullptr) return false;
-  for (const ModeName& m : kModes) {
-    if (strcasecmp(text, m.name) == 0) {
-      *mode = m.mode;
+  if (strcasecmp(text, kOffName) == 0) {
+    *mode = kModeOff;
+    return true;
+  }
+  ecgemmMode_t parsed;
+  if (ecgemm_get_mode_by_name(text, &parsed) != ECGEMM_STATUS_SUCCESS) return false;
+  for (int m : kModes) {
+    if (m == parsed) {
+      *mode = m;
       return true;
     }
   }
@@ -92,10 +91,9 @@ const Settings& settings() {
 int current_mode() { return mode_slot().load(std::memory_order_relaxed); }
 
 const char* mode_name(int mode) {
-  for (const ModeName& m : kModes) {
-    if (m.mode == mode) return m.name;
-  }
-  return "unknown";
+  if (mode == kModeOff) return kOffName;
+  const char* name = ecgemm_get_mode_name(static_cast<ecgemmMode_t>(mode));
+  return name != nullptr ? name : "unknown";
 }
 
 }  // namespace ecgemm_cublas

@@ -19,7 +19,6 @@ from libc.string cimport memset, strncpy
 cimport ecgemm._cudart as rt
 
 from ecgemm._errors import EcgemmError
-from ecgemm._modes import normalize_mode
 from ecgemm._streams import stream_handle
 
 cdef extern from "internal.h" nogil:
@@ -41,15 +40,31 @@ cdef extern from "internal.h" nogil:
     ecgemmStatus_t ecgemm_internal_split_device(ecgemmSplitMethod_t method, const float* x,
                                                 float* hi, float* lo, size_t n)
 
-_MODE_CODES = {
-    "tf32tf32": ECGEMM_MODE_TF32TF32,
-    "halfhalf": ECGEMM_MODE_HALFHALF,
-    "fp32": ECGEMM_MODE_FP32,
-    "tf32": ECGEMM_MODE_TF32,
-    "fp16": ECGEMM_MODE_FP16,
-    "markidis": ECGEMM_MODE_MARKIDIS,
-    "auto": ECGEMM_MODE_AUTO,
-}
+cdef tuple _library_modes():
+    """The modes' names in ecgemmMode_t's order, from libecgemm (ecgemm_get_mode_name):
+    the C enum is the one table every binding derives its names from."""
+    cdef const char* name
+    cdef int value = 0
+    names = []
+    while True:
+        name = ecgemm_get_mode_name(<ecgemmMode_t>value)
+        if name == NULL:
+            return tuple(names)
+        names.append(name.decode())
+        value += 1
+
+
+MODES = _library_modes()
+_MODE_CODES = {name: code for code, name in enumerate(MODES)}
+
+
+def normalize_mode(mode, *, allow_none=True):
+    """_modes.normalize_mode (pure Python, so that torch.compile traces the callers that use
+    it); imported here on use, since _modes takes MODES from this module."""
+    from ecgemm._modes import normalize_mode as normalize
+    return normalize(mode, allow_none=allow_none)
+
+
 _SPLIT_METHODS = {
     "tf32": ECGEMM_SPLIT_TF32,
     "half": ECGEMM_SPLIT_HALF,

@@ -1,11 +1,16 @@
-"""The computation modes, by the names the Python API uses."""
+"""The computation modes, by the names the Python API uses.
+
+The names come from libecgemm (``ecgemm_get_mode_name``), in ``ecgemmMode_t``'s order:
+ecgemm.h's enum is the one table of modes, and every binding derives its list from it.
+"""
 
 from __future__ import annotations
 
 from typing import Optional
 
-# Same order as ecgemmMode_t in ecgemm.h.
-MODES = ("tf32tf32", "halfhalf", "fp32", "tf32", "fp16", "markidis", "auto")
+from ._ecgemm import MODES
+
+__all__ = ["MODES", "normalize_mode"]
 
 
 def normalize_mode(mode: Optional[str], *, allow_none: bool = True) -> Optional[str]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._modes import MODES  # libecgemm's names, in ecgemmMode_t's order
 from .auto import auto_choice, scaled_operands, unscale
 from .rounding import FP32, accumulator_format, round_sum, round_to
 from .split import LO_SCALE, split
 
-MODES = ("fp32", "tf32", "fp16", "tf32tf32", "halfhalf", "markidis", "auto")
 _SPLIT_METHOD = {"tf32": "tf32", "tf32tf32": "tf32", "fp16": "half", "halfhalf": "half",
                  "markidis": "markidis"}
 # k per MMA instruction: mma.sync m16n8k8 (TF32) and m16n8k16 (FP16).

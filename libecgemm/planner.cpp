@@ -61,7 +61,7 @@ bool pinned_family(Family* family) {
 // happens inside the Tensor Core kernel, no planes).
 //
 // Squares and other large shapes take the planes; the fused family is behind them until
-// it is measured faster (H200, C ABI, CUDA events, tools/fused_layouts.py, 4096^3,
+// it is measured faster (H200, C ABI, CUDA events, tools/device.py route-times --layouts, 4096^3,
 // TFLOP/s; the four transpose combinations agree within 10%):
 //                   planes   fused   fused without its split   its split alone
 //   tf32tf32          113      65             123                  ~98 (as if)
@@ -72,8 +72,8 @@ bool pinned_family(Family* family) {
 // overlaps them. Two transform warpgroups there (32 registers each, spilling) gave 66
 // and 85: not kept. An unaligned operand (global loads instead of TMA) runs at ~23.
 //
-// The corrected modes' skinny and small shapes, measured on all three (tools/probe.py
-// --shapes, bench/results/fused-2026-11-22; H200, ms, tf32tf32, halfhalf within 10%):
+// The corrected modes' skinny and small shapes, measured on all three (tools/device.py
+// probe, bench/results/README.md#fused-vs-planes; H200, ms, tf32tf32, halfhalf within 10%):
 //   m x k x n          planes     SIMT    fused    [cuBLAS SGEMM]
 //   64 x 8192 x 8192    0.503    0.321    0.227    [0.207]   <- fused
 //   8192 x 8192 x 64    0.543    0.322    0.226    [0.220]   <- fused
@@ -148,8 +148,8 @@ Family preferred(const Context& c) {
   const GemmArgs& args = c.args;
   // GEMV-like shapes (one side of C at most 4 wide) are memory-bound on the large
   // operand: FP32 reading it once at DRAM speed is as fast as anything can be there, and
-  // as accurate as SGEMM or better (H200, tf32tf32, ms per call, tools/probe.py,
-  // bench/results/gemv-2026-11-23; m x k x n as torch's row-major a @ b):
+  // as accurate as SGEMM or better (H200, tf32tf32, ms per call, tools/device.py probe,
+  // bench/results/README.md#gemv-route; m x k x n as torch's row-major a @ b):
   //   m x k x n          GEMV    tiled SIMT   [cuBLAS SGEMM]
   //   1 x 4096 x 4096    0.029     0.089        [0.028]
   //   4096 x 4096 x 1    0.030     0.091        [0.031]
@@ -162,8 +162,8 @@ Family preferred(const Context& c) {
   const bool auto_mode = c.ctx.mode == ECGEMM_MODE_AUTO;
   const int64_t small = std::min(args.m, args.n), large = std::max(args.m, args.n);
   // The fused mma.sync family (64 x 64 tiles, split in the CTA) against the other
-  // routes (H200, ms, C ABI, tools/probe.py via tools/mma_check.sh with the routes
-  // pinned in turn, bench/results/mma-2026-11-23; tf32tf32 / halfhalf):
+  // routes (H200, ms, C ABI, tools/device.py probe with the families
+  // pinned in turn, bench/results/README.md#fused-mma; tf32tf32 / halfhalf):
   //   m x k x n            mma.sync        SIMT / planes / wgmma fused   [cuBLAS SGEMM]
   //   256 x 256 x 256      0.022 / 0.019   planes 0.026 / 0.024          [0.022]
   //   384 x 384 x 384      0.027 / 0.022   planes 0.027 / 0.027          [0.024]
@@ -183,9 +183,9 @@ Family preferred(const Context& c) {
   //   1024 x 128^3         0.138 / 0.113   wgmma 0.135 / 0.124           [0.135]
   //   512 x 256^3          0.442 / 0.337   wgmma 0.381 / 0.342           [0.388]
   // (The kernel's fourth version; the fifth, one FP32 stage and four CTAs an SM, ran the
-  // same shapes 0-20% faster, never slower: probe_v5_one_stage.txt. The rule stands.)
+  // same shapes 0-20% faster, never slower: bench/results/README.md#fused-mma. The rule stands.)
   // Those small squares were host-bound through the C ABI. In GPU time (the queue
-  // prefilled, tools/route_times.py, bench/results/small-2026-11-23; us, tf32tf32 /
+  // prefilled, tools/device.py route-times, bench/results/README.md#small-products; us, tf32tf32 /
   // halfhalf), once this family reduced split-K in a cluster, with splits down to 32 of k:
   //   m x k x n            mma.sync        planes          [cuBLAS SGEMM]
   //   256 x 256 x 256       7.4 /  6.9     15.1 / 13.9     [8.2]
@@ -197,7 +197,7 @@ Family preferred(const Context& c) {
   // The rule stands (at 256 x 16384 x 256 halfhalf's planes are 14% faster: left). With
   // the plane route's three kernels as dependent launches (kernels/dependent_launch.cuh)
   // 512^3 tf32tf32 there took 14.1 us [14.2] and 1024^3 35.3 / 24.8 [56.5]
-  // (bench/results/launch-2026-11-23).
+  // (bench/results/README.md#dependent-launches).
   // So halfhalf takes it for a side of C at most 64 and for C at most 512 wide (batches:
   // products at most 128 wide); tf32tf32, whose TF32 mma.sync runs at half FP16's rate,
   // for C at most 384 wide and a side at most 64 that the wgmma fused family does not
@@ -210,9 +210,9 @@ Family preferred(const Context& c) {
   //
   // Where the wgmma families are absent (sm_80/86/89, or no sm_90a image) the planes run
   // the mma.sync mainloop instead. Measured with those kernels (libecgemm built for 90-real
-  // on an H200, which still adds the fused family's split-K in a cluster;
-  // tools/sm80_path_check.sh, bench/results/squares-2026-11-23/sm80; GPU time, us;
-  // tf32tf32 / halfhalf):
+  // on an H200, which still adds the fused family's split-K in a cluster; tools/device.py
+  // install --archs 90-real, then route-times; bench/results/README.md#sm80-path; GPU time,
+  // us; tf32tf32 / halfhalf):
   //   m x k x n            mma.sync fused         planes + mma.sync
   //   768^3                 33.5 /    26.9          37.5 /    26.2
   //   1024^3                59.7 /    46.5          64.5 /    40.8
@@ -246,7 +246,7 @@ Family preferred(const Context& c) {
 
 // AUTO's scaling lives in the plane route's split pass and epilogues. On the fused
 // family (skinny shapes, batches) it runs tf32tf32's products, which need no scaling:
-// there halfhalf is only 3-8% faster (bench/results/fused-2026-11-22), and the fused
+// there halfhalf is only 3-8% faster (bench/results/README.md#fused-vs-planes), and the fused
 // split has no room for a statistics pass.
 Plan plan_for(const Context& c, Family family) {
   const GemmArgs& args = c.args;

@@ -73,6 +73,15 @@ struct Call {
 
 bool valid_mode(ecgemmMode_t mode) { return ecgemm_get_mode_name(mode) != nullptr; }
 
+// The ecgemm_get_* settings: a handle, somewhere to put the value, the value.
+template <typename T, typename Read>
+ecgemmStatus_t get_setting(ecgemmHandle_t handle, T* out, Read read) {
+  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
+  if (out == nullptr) return invalid(0);
+  *out = read(*handle);
+  return ECGEMM_STATUS_SUCCESS;
+}
+
 // Mode values are consecutive from 0 (ecgemm.h): the first without a name ends them.
 constexpr int kModeSearchEnd = 64;
 
@@ -269,10 +278,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_set_stream(ecgemmHandle_t handle, ecgemmStream_
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_get_stream(ecgemmHandle_t handle, ecgemmStream_t* stream) {
-  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (stream == nullptr) return invalid(0);
-  *stream = reinterpret_cast<ecgemmStream_t>(handle->stream);
-  return ECGEMM_STATUS_SUCCESS;
+  return get_setting(handle, stream, [](const ecgemmContext& h) {
+    return reinterpret_cast<ecgemmStream_t>(h.stream);
+  });
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_set_mode(ecgemmHandle_t handle, ecgemmMode_t mode) {
@@ -283,10 +291,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_set_mode(ecgemmHandle_t handle, ecgemmMode_t mo
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_get_mode(ecgemmHandle_t handle, ecgemmMode_t* mode) {
-  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (mode == nullptr) return invalid(0);
-  *mode = handle->mode;
-  return ECGEMM_STATUS_SUCCESS;
+  return get_setting(handle, mode, [](const ecgemmContext& h) { return h.mode; });
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_set_pointer_mode(ecgemmHandle_t handle, ecgemmPointerMode_t mode) {
@@ -297,17 +302,11 @@ ECGEMM_API ecgemmStatus_t ecgemm_set_pointer_mode(ecgemmHandle_t handle, ecgemmP
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_get_pointer_mode(ecgemmHandle_t handle, ecgemmPointerMode_t* mode) {
-  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (mode == nullptr) return invalid(0);
-  *mode = handle->pointer_mode;
-  return ECGEMM_STATUS_SUCCESS;
+  return get_setting(handle, mode, [](const ecgemmContext& h) { return h.pointer_mode; });
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_get_device(ecgemmHandle_t handle, int* device) {
-  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (device == nullptr) return invalid(0);
-  *device = handle->device;
-  return ECGEMM_STATUS_SUCCESS;
+  return get_setting(handle, device, [](const ecgemmContext& h) { return h.device; });
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* workspace, size_t bytes) {
@@ -327,10 +326,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_set_workspace_limit(ecgemmHandle_t handle, size
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_limit(ecgemmHandle_t handle, size_t* bytes) {
-  if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  if (bytes == nullptr) return invalid(0);
-  *bytes = handle->workspace_limit;
-  return ECGEMM_STATUS_SUCCESS;
+  return get_setting(handle, bytes, [](const ecgemmContext& h) { return h.workspace_limit; });
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_release_workspace(ecgemmHandle_t handle) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gemm_args.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 // C = beta * C over the m x n part (k = 0 or alpha = 0); beta = 0 writes zeros unread.

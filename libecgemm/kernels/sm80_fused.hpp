@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gemm_args.hpp"
-#include "tc_config.hpp"
+#include "kernels/gemm_args.hpp"
+#include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "auto_scale.hpp"
-#include "gemm_args.hpp"
+#include "kernels/planes/auto_scale.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "mma_sm80.cuh"
+#include "kernels/sm80/mma_sync.cuh"
 
 namespace ecgemm::detail {
 

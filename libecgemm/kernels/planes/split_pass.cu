@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
+#include "split.cuh"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/tc_config.hpp"
+#include "kernels/common/tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {

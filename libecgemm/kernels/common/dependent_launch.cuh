@@ -14,7 +14,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernel_attributes.hpp"
+#include "kernels/common/kernel_attributes.hpp"
 
 namespace ecgemm::detail {
 

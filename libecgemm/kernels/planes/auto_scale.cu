@@ -6,7 +6,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "auto_scale.hpp"
+#include "kernels/planes/auto_scale.hpp"
 
 namespace ecgemm::detail {
 namespace {

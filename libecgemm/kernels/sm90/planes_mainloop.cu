@@ -14,14 +14,14 @@
 #include <climits>
 #include <type_traits>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "kernel_attributes.hpp"
-#include "sm90_consumer.cuh"
-#include "sm90_ptx.cuh"
-#include "sm90_tensor_map.hpp"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
+#include "split.cuh"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/sm90/wgmma_consumer.cuh"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.hpp"
+#include "kernels/tc_config.hpp"
+#include "kernels/common/tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {

@@ -2,8 +2,8 @@
 // computes, and the order in which CTAs walk the output tiles.
 #pragma once
 
-#include "../split.cuh"
-#include "tc_config.hpp"
+#include "split.cuh"
+#include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
 

@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "scale_c.hpp"
+#include "kernels/scale_c.hpp"
 
 namespace ecgemm::detail {
 namespace {

@@ -21,15 +21,15 @@
 #include <climits>
 #include <utility>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "sm90_consumer.cuh"
-#include "kernel_attributes.hpp"
-#include "sm90_fused.hpp"
-#include "sm90_ptx.cuh"
-#include "sm90_tensor_map.hpp"
-#include "splitk_plan.hpp"
-#include "tc_tile.cuh"
+#include "split.cuh"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/sm90/wgmma_consumer.cuh"
+#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/sm90_fused.hpp"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.hpp"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {

@@ -14,10 +14,10 @@
 
 #include <type_traits>
 
-#include "../split.cuh"
-#include "sm90_ptx.cuh"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
+#include "split.cuh"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/tc_config.hpp"
+#include "kernels/common/tc_tile.cuh"
 
 #if defined(ECGEMM_SM90A_DEVICE)
 namespace ecgemm::detail::sm90 {

@@ -15,8 +15,8 @@
 // planes in a fixed order (deterministic) and applies alpha, beta.
 #include <algorithm>
 
-#include "simt_fp32.hpp"
-#include "splitk_reduce.hpp"
+#include "kernels/simt_fp32.hpp"
+#include "kernels/common/splitk_reduce.hpp"
 
 namespace ecgemm::detail {
 namespace {

@@ -21,8 +21,8 @@
 // bench/results/auto-2026-11-23-persistent/experiments.)
 #include <algorithm>
 
-#include "dependent_launch.cuh"
-#include "simt_gemv.hpp"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/simt_gemv.hpp"
 
 namespace ecgemm::detail {
 namespace {

@@ -28,14 +28,14 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "kernel_attributes.hpp"
-#include "mma_frags.cuh"
-#include "mma_sm80.cuh"
-#include "sm80_fused.hpp"
-#include "splitk_reduce.hpp"
-#include "tc_tile.cuh"
+#include "split.cuh"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/sm80/fragments.cuh"
+#include "kernels/sm80/mma_sync.cuh"
+#include "kernels/sm80_fused.hpp"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {

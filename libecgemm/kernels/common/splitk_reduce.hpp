@@ -3,7 +3,7 @@
 // after another from `partials`.
 #pragma once
 
-#include "gemm_args.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 

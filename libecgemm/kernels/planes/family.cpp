@@ -2,7 +2,7 @@
 // built for this GPU.
 #include <algorithm>
 
-#include "tc_config.hpp"
+#include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "sm90_tensor_map.hpp"
+#include "kernels/sm90/tensor_map.hpp"
 
 #include <cuda_runtime.h>
 

@@ -11,12 +11,12 @@
 
 #include <type_traits>
 
-#include "kernel_attributes.hpp"
-#include "mma_frags.cuh"
-#include "mma_sm80.cuh"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
-#include "../split.cuh"
+#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/sm80/fragments.cuh"
+#include "kernels/sm80/mma_sync.cuh"
+#include "kernels/tc_config.hpp"
+#include "kernels/common/tc_tile.cuh"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {

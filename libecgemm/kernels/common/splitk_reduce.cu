@@ -4,9 +4,9 @@
 // caller's operands directly (SIMT, fused mma.sync) m x n ones.
 #include <algorithm>
 
-#include "dependent_launch.cuh"
-#include "splitk_reduce.hpp"
-#include "tc_config.hpp"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
 namespace {

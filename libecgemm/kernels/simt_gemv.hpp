@@ -34,7 +34,7 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
                         size_t max_bytes = SIZE_MAX);
 
 // Any transpose, ld and alignment (16-byte loads where the large operand allows them).
-// Split-K adds up in a second kernel, a dependent launch (dependent_launch.cuh) on cc >= 9.0.
+// Split-K adds up in a second kernel, a dependent launch (common/launch.cuh) on cc >= 9.0.
 cudaError_t launch_simt_gemv(const GemmArgs& args, const GemvPlan& plan, void* workspace,
                              const DeviceInfo& dev, cudaStream_t stream);
 

@@ -96,7 +96,7 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
                                       char* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
 // Adds the split-K partial planes in a fixed order and applies alpha, beta. `overlap`:
-// launched as a programmatic dependent of the mainloop before it (dependent_launch.cuh).
+// launched as a programmatic dependent of the mainloop before it (common/launch.cuh).
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
                                  const char* workspace, cudaStream_t stream, bool overlap = false);
 

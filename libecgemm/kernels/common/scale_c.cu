@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "kernels/common/launch.cuh"
 #include "kernels/scale_c.hpp"
 
 namespace ecgemm::detail {
@@ -25,8 +26,8 @@ cudaError_t launch_scale_c(const GemmArgs& args, int sm_count, cudaStream_t stre
   GemmArgs g = args;
   for (g.batch.first = 0; g.batch.first < args.batch.count; g.batch.first += kMaxBatchPerLaunch) {
     const auto products = std::min(args.batch.count - g.batch.first, kMaxBatchPerLaunch);
-    scale_c_kernel<<<dim3(blocks, static_cast<unsigned>(products)), 256, 0, stream>>>(g);
-    const cudaError_t err = cudaGetLastError();
+    const cudaError_t err =
+        launch({dim3(blocks, static_cast<unsigned>(products)), 256, 0, stream}, scale_c_kernel, g);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

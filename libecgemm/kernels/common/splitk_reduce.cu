@@ -4,7 +4,7 @@
 // caller's operands directly (SIMT, fused mma.sync) m x n ones.
 #include <algorithm>
 
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/tc_config.hpp"
 
@@ -74,10 +74,9 @@ reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs 
 
 cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, const char* ws,
                                  cudaStream_t stream, bool overlap) {
-  return launch_kernel_after(overlap, reduce_splits_kernel, column_grid(args.m, args.n),
-                             kColumnThreads, 0, stream,
-                             reinterpret_cast<const float*>(ws + w.partials), w.splits, w.m_pad,
-                             w.n_pad, args);
+  return launch({column_grid(args.m, args.n), kColumnThreads, 0, stream, overlap},
+                reduce_splits_kernel, reinterpret_cast<const float*>(ws + w.partials), w.splits,
+                w.m_pad, w.n_pad, args);
 }
 
 // Few splits: one thread an output adds them all; many splits of a small output: the
@@ -87,12 +86,12 @@ constexpr int kGroupedSplits = 16;
 cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
                                    cudaStream_t stream, bool overlap) {
   if (splits < kGroupedSplits)  // unpadded: the plane route's reduction with m x n planes
-    return launch_kernel_after(overlap, reduce_splits_kernel, column_grid(args.m, args.n),
-                               kColumnThreads, 0, stream, partials, splits, args.m, args.n, args);
+    return launch({column_grid(args.m, args.n), kColumnThreads, 0, stream, overlap},
+                  reduce_splits_kernel, partials, splits, args.m, args.n, args);
   const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
   if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
-  return launch_kernel_after(overlap, reduce_partials_kernel, static_cast<unsigned>(blocks),
-                             kReduceThreads, 0, stream, partials, splits, args);
+  return launch({static_cast<unsigned>(blocks), kReduceThreads, 0, stream, overlap},
+                reduce_partials_kernel, partials, splits, args);
 }
 
 }  // namespace ecgemm::detail

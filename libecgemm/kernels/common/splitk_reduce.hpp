@@ -8,7 +8,7 @@
 namespace ecgemm::detail {
 
 // C = alpha * (the planes added in a fixed order: deterministic) + beta * C. `overlap`:
-// launched as a programmatic dependent of the kernel before it (dependent_launch.cuh).
+// launched as a programmatic dependent of the kernel before it (common/launch.cuh).
 cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
                                    cudaStream_t stream, bool overlap = false);
 

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "kernels/common/launch.cuh"
 #include "kernels/planes/auto_scale.hpp"
 
 namespace ecgemm::detail {
@@ -223,13 +224,13 @@ cudaError_t launch_auto_scale(const GemmArgs& g, const AutoScaleLayout& w, char*
   const Operand b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
   const StatsJob job_a = plan_stats(a, g.k, stats_a, dev), job_b = plan_stats(b, g.k, stats_b, dev);
   if (job_a.blocks + job_b.blocks > INT32_MAX) return cudaErrorInvalidValue;
-  stats_kernel<<<static_cast<unsigned>(job_a.blocks + job_b.blocks), kThreads, 0, stream>>>(job_a, job_b);
-  if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  err = launch({static_cast<unsigned>(job_a.blocks + job_b.blocks), kThreads, 0, stream},
+               stats_kernel, job_a, job_b);
+  if (err != cudaSuccess) return err;
   const int64_t total = g.m + g.n;
-  decide_kernel<<<static_cast<unsigned>((total + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-      stats_a, stats_b, g.m, g.n, reinterpret_cast<int*>(ws + w.row_exp),
-      reinterpret_cast<int*>(ws + w.col_exp), reinterpret_cast<int*>(ws + w.route));
-  return cudaGetLastError();
+  return launch({static_cast<unsigned>((total + kThreads - 1) / kThreads), kThreads, 0, stream},
+                decide_kernel, stats_a, stats_b, g.m, g.n, reinterpret_cast<int*>(ws + w.row_exp),
+                reinterpret_cast<int*>(ws + w.col_exp), reinterpret_cast<int*>(ws + w.route));
 }
 
 }  // namespace ecgemm::detail

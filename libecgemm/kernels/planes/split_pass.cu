@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "split.cuh"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch.cuh"
 #include "kernels/tc_config.hpp"
 #include "kernels/common/tc_tile.cuh"
 
@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(kThreads) split_operand_kernel(Operand a, Oper
                                                                  int64_t a_tiles) {
   __shared__ float t[kTile][kTile + 1];
   // The first kernel of its call (launched in stream order): the wgmma mainloop may set
-  // up while the planes are written; it waits for them (dependent_launch.cuh).
+  // up while the planes are written; it waits for them (common/launch.cuh).
   allow_dependents();
   for_block_tile(a, b, a_tiles, [&](const Operand& op, int64_t r0, int64_t k0) {
     float4 q[kQuads];
@@ -249,9 +249,9 @@ cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const T
   const bool scaled = args.scale.row_exp || args.scale.col_exp;
   return visit_method(method, [&](auto m) {
     constexpr TcMethod M = decltype(m)::value;
-    if (scaled) split_operand_kernel<M, true><<<blocks, kThreads, 0, stream>>>(a, b, a_tiles);
-    else split_operand_kernel<M, false><<<blocks, kThreads, 0, stream>>>(a, b, a_tiles);
-    return cudaGetLastError();
+    const Launch l{blocks, kThreads, 0, stream};
+    return scaled ? launch(l, split_operand_kernel<M, true>, a, b, a_tiles)
+                  : launch(l, split_operand_kernel<M, false>, a, b, a_tiles);
   });
 }
 
@@ -264,8 +264,7 @@ cudaError_t launch_split_auto(const GemmArgs& args, const TcWorkspace& half,
   const Operand b = operand(source_b(args), planes_b(half, ws), planes_b(tf32, ws), k_pad);
   const int64_t a_tiles = tiles(a, half.m_pad);
   const auto blocks = static_cast<unsigned>(a_tiles + tiles(b, half.n_pad));
-  split_auto_kernel<<<blocks, kThreads, 0, stream>>>(a, b, a_tiles, route);
-  return cudaGetLastError();
+  return launch({blocks, kThreads, 0, stream}, split_auto_kernel, a, b, a_tiles, route);
 }
 
 }  // namespace ecgemm::detail

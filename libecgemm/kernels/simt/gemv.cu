@@ -7,7 +7,7 @@
 // Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
 // independent work and less rounding error). Split-K writes each output's partial sums
 // side by side; a warp per output adds them in a fixed order: results are deterministic.
-// That second kernel is a dependent launch (dependent_launch.cuh): 1 x 4096 x 4096 22.0 ->
+// That second kernel is a dependent launch (common/launch.cuh): 1 x 4096 x 4096 22.0 ->
 // 21.3 us on an H200 [cuBLAS 19.2]. Adding the splits in the launch itself (the last CTA
 // of an output block to count itself in on a counter adds them) ran slower: 29.0 us with a
 // compare-and-swap count, 23.9 with atomicInc (against 21.9 in that run), as every CTA
@@ -21,7 +21,7 @@
 // bench/results/auto-2026-11-23-persistent/experiments.)
 #include <algorithm>
 
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch.cuh"
 #include "kernels/simt_gemv.hpp"
 
 namespace ecgemm::detail {
@@ -296,19 +296,16 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
   const bool aligned = reinterpret_cast<uintptr_t>(p.mat) % 16 == 0;
   const unsigned splits = static_cast<unsigned>(plan.splits);
   if (simt_gemv_layout(g) == GemvLayout::kAlongK) {
-    const dim3 grid(static_cast<unsigned>((p.len + kWarps - 1) / kWarps), splits);
-    if (aligned && p.mat_l % 4 == 0)
-      gemv_along_k_kernel<R, true><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
-    else
-      gemv_along_k_kernel<R, false><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
-  } else {
-    const dim3 grid(static_cast<unsigned>((p.len + kLinesPerBlock - 1) / kLinesPerBlock), splits);
-    if (aligned && p.mat_k % 4 == 0)
-      gemv_along_len_kernel<R, true><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
-    else
-      gemv_along_len_kernel<R, false><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
+    const Launch l{dim3(static_cast<unsigned>((p.len + kWarps - 1) / kWarps), splits), kThreads,
+                   0, stream};
+    return aligned && p.mat_l % 4 == 0 ? launch(l, gemv_along_k_kernel<R, true>, p, g, plan.k_chunk)
+                                       : launch(l, gemv_along_k_kernel<R, false>, p, g, plan.k_chunk);
   }
-  return cudaGetLastError();
+  const Launch l{
+      dim3(static_cast<unsigned>((p.len + kLinesPerBlock - 1) / kLinesPerBlock), splits),
+      kThreads, 0, stream};
+  return aligned && p.mat_k % 4 == 0 ? launch(l, gemv_along_len_kernel<R, true>, p, g, plan.k_chunk)
+                                     : launch(l, gemv_along_len_kernel<R, false>, p, g, plan.k_chunk);
 }
 
 }  // namespace
@@ -368,12 +365,10 @@ cudaError_t launch_simt_gemv(const GemmArgs& g, const GemvPlan& plan, void* work
   const int64_t outputs = g.m * g.n;
   const bool overlap = dev.cc_major >= 9;
   if (plan.splits >= 512)
-    return launch_kernel_after(overlap, gemv_reduce_kernel<kThreads>,
-                               static_cast<unsigned>(outputs), kThreads, 0, stream, partials,
-                               plan.splits, g);
-  return launch_kernel_after(overlap, gemv_reduce_kernel<32>,
-                             static_cast<unsigned>((outputs + kWarps - 1) / kWarps), kThreads, 0,
-                             stream, partials, plan.splits, g);
+    return launch({static_cast<unsigned>(outputs), kThreads, 0, stream, overlap},
+                  gemv_reduce_kernel<kThreads>, partials, plan.splits, g);
+  return launch({static_cast<unsigned>((outputs + kWarps - 1) / kWarps), kThreads, 0, stream, overlap},
+                gemv_reduce_kernel<32>, partials, plan.splits, g);
 }
 
 }  // namespace ecgemm::detail

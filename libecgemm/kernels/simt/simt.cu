@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "kernels/simt_fp32.hpp"
+#include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_reduce.hpp"
 
 namespace ecgemm::detail {
@@ -236,8 +237,7 @@ cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, c
     const auto products = std::min(g.batch.count - batch.batch.first, kMaxBatchPerLaunch);
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(products),
                     static_cast<unsigned>(plan.splits));
-    kernel<<<grid, kThreads, 0, stream>>>(a, b, batch, split);
-    const cudaError_t err = cudaGetLastError();
+    const cudaError_t err = launch({grid, kThreads, 0, stream}, kernel, a, b, batch, split);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

@@ -29,8 +29,7 @@
 #include <type_traits>
 
 #include "split.cuh"
-#include "kernels/common/dependent_launch.cuh"
-#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/common/launch.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/sm80_fused.hpp"
@@ -444,10 +443,8 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
                           const DeviceInfo& dev, cudaStream_t stream) {
   using L = Layout<M, kAKMajor, kBKMajor>;
   static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
-  auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal,
-                                    [kernel] { return opt_in_shared_memory(kernel, L::kSmemBytes); });
+  constexpr auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
+  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
   if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;
@@ -455,21 +452,11 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
   for (part.batch.first = 0; part.batch.first < g.batch.count;
        part.batch.first += kMaxBatchPerLaunch) {
     const int64_t products = std::min(g.batch.count - part.batch.first, kMaxBatchPerLaunch);
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(tiles_m * tiles_n),
-                          static_cast<unsigned>(products), static_cast<unsigned>(plan.splits));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = L::kSmemBytes;
-    config.stream = stream;
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = static_cast<unsigned>(plan.splits);
-    config.attrs = &cluster;
-    config.numAttrs = plan.cluster_reduce ? 1 : 0;
-    err = cudaLaunchKernelEx(&config, kernel, part, tiles_m, tiles_n, plan.k_chunk, partials,
-                             plan.cluster_reduce);
+    const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), static_cast<unsigned>(products),
+                    static_cast<unsigned>(plan.splits));
+    const unsigned cluster = plan.cluster_reduce ? static_cast<unsigned>(plan.splits) : 0;
+    err = launch({grid, kThreads, L::kSmemBytes, stream, false, cluster}, kernel, part, tiles_m,
+                 tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

@@ -11,7 +11,7 @@
 
 #include <type_traits>
 
-#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/common/launch.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/tc_config.hpp"
@@ -281,10 +281,8 @@ template <TcMethod M, int kKBytes, int kStages>
 cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws,
                             const DeviceInfo& dev, cudaStream_t stream) {
   using C = Config<M, kKBytes, kStages>;
-  auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal,
-                                    [kernel] { return opt_in_shared_memory(kernel, C::kSmemBytes); });
+  constexpr auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
+  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, C::kSmemBytes);
   if (err != cudaSuccess) return err;
   const Planes planes{ws + w.a_hi, ws + w.a_lo, ws + w.b_hi, ws + w.b_lo,
                       w.k_pad * static_cast<int64_t>(element_bytes(M))};
@@ -294,9 +292,9 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
   const int64_t per_split = (k_tiles + w.splits - 1) / w.splits;
   float* partials = reinterpret_cast<float*>(ws + w.partials);
   const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), 1, static_cast<unsigned>(w.splits));
-  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(planes, tiles_m, tiles_n, per_split,
-                                                       k_tiles, args, partials, w.m_pad, w.n_pad);
-  if ((err = cudaGetLastError()) != cudaSuccess || w.splits == 1) return err;
+  err = launch({grid, C::kThreads, C::kSmemBytes, stream}, kernel, planes, tiles_m, tiles_n,
+               per_split, k_tiles, args, partials, w.m_pad, w.n_pad);
+  if (err != cudaSuccess || w.splits == 1) return err;
   return launch_splitk_reduce(args, w, ws, stream);
 }
 

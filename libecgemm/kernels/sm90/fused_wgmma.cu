@@ -17,14 +17,12 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <utility>
 
 #include "split.cuh"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch.cuh"
 #include "kernels/sm90/wgmma_consumer.cuh"
-#include "kernels/common/kernel_attributes.hpp"
 #include "kernels/sm90_fused.hpp"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
@@ -436,23 +434,12 @@ Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_ro
   return k_major ? Source::kKMajor : Source::kMnMajor;
 }
 
-// Sets the kernel's shared-memory limit once per device.
-template <TcMethod M, int kConsumers>
-cudaError_t configure_once(int device) {
-  static std::atomic<uint64_t> done{0};
-  return once_per_device(done, device, [] {
-    return cudaFuncSetAttribute(sm90_fused_kernel<M, kConsumers>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                FusedTraits<M, kConsumers>::kSmemBytes);
-  });
-}
-
 template <TcMethod M, int kConsumers>
 cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
   using T = FusedTraits<M, kConsumers>;
-  auto kernel = sm90_fused_kernel<M, kConsumers>;
-  cudaError_t err = configure_once<M, kConsumers>(dev.ordinal);
+  constexpr auto kernel = sm90_fused_kernel<M, kConsumers>;
+  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, T::kSmemBytes);
   if (err != cudaSuccess) return err;
   Problem p;
   p.a = side_a(args);
@@ -480,8 +467,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
     const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n),
                     static_cast<unsigned>(std::min(args.batch.count - z0, kMaxBatchPerLaunch)),
                     static_cast<unsigned>(plan.splits));
-    kernel<<<grid, T::kThreads, T::kSmemBytes, stream>>>(maps, p);
-    err = cudaGetLastError();
+    err = launch({grid, T::kThreads, T::kSmemBytes, stream}, kernel, maps, p);
     if (err != cudaSuccess) return err;
   }
   if (plan.splits == 1) return cudaSuccess;

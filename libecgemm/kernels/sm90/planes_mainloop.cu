@@ -15,8 +15,7 @@
 #include <type_traits>
 
 #include "split.cuh"
-#include "kernels/common/dependent_launch.cuh"
-#include "kernels/common/kernel_attributes.hpp"
+#include "kernels/common/launch.cuh"
 #include "kernels/sm90/wgmma_consumer.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
@@ -278,15 +277,12 @@ bool encode_plane(CUtensorMap* map, TcMethod method, const char* plane, int64_t 
 template <TcMethod M>
 cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, int device,
                           cudaStream_t stream) {
-  auto kernel = sm90_tc_gemm_kernel<M>;
+  constexpr auto kernel = sm90_tc_gemm_kernel<M>;
   constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, device, [kernel] {
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-  });
+  const cudaError_t err = opt_in_shared_memory<kernel>(device, kSmem);
   if (err != cudaSuccess) return err;
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
-  return launch_kernel_after(true, kernel, grid, kThreadsSm90, kSmem, stream, maps, p);
+  return launch({grid, kThreadsSm90, kSmem, stream, true}, kernel, maps, p);
 }
 
 // The tensor maps and the problem of one plan; false if a map cannot be encoded.
@@ -352,17 +348,13 @@ namespace {
 template <TcMethod M>
 cudaError_t launch_auto_route(const PlaneMaps& maps, const Problem& p, const DeviceInfo& dev,
                               cudaStream_t stream) {
-  auto kernel = sm90_tc_auto_kernel<M>;
+  constexpr auto kernel = sm90_tc_auto_kernel<M>;
   constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
-  static std::atomic<uint64_t> configured{0};
-  const cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-  });
+  const cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, kSmem);
   if (err != cudaSuccess) return err;
   const int64_t work = p.tiles_m * p.tiles_n * p.splits;
   const auto ctas = static_cast<unsigned>(work < dev.sm_count ? work : dev.sm_count);
-  kernel<<<ctas, kThreadsSm90, kSmem, stream>>>(maps, p);
-  return cudaGetLastError();
+  return launch({ctas, kThreadsSm90, kSmem, stream}, kernel, maps, p);
 }
 
 }  // namespace

@@ -80,9 +80,6 @@ struct Batch {
   constexpr bool batched() const { return count > 1 || pointer_array(); }
 };
 
-// Products per launch along grid.y (CUDA caps it at 65535); larger batches take several.
-constexpr int64_t kMaxBatchPerLaunch = 65535;
-
 // C (m x n, column-major) = alpha * op(A) * op(B) + beta * C with m, n, k >= 1.
 struct GemmArgs {
   bool trans_a = false;  // op(A) = A^T; A is stored k x m

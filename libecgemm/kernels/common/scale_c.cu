@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "kernels/common/launch.cuh"
+#include "kernels/common/tile_scheduler.cuh"
 #include "kernels/scale_c.hpp"
 
 namespace ecgemm::detail {
@@ -10,7 +11,7 @@ namespace {
 __global__ void scale_c_kernel(GemmArgs args) {
   const float beta = resolve_beta(args.scalars);
   const int64_t total = args.m * args.n;
-  float* const c0 = batch_c(args, args.batch.first + blockIdx.y);
+  float* const c0 = batch_c(args, batch_product(args.batch.first));
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     float* c = c0 + (idx / args.m) * args.ldc + idx % args.m;
@@ -23,14 +24,11 @@ __global__ void scale_c_kernel(GemmArgs args) {
 cudaError_t launch_scale_c(const GemmArgs& args, int sm_count, cudaStream_t stream) {
   const int64_t total = args.m * args.n;
   const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * sm_count));
-  GemmArgs g = args;
-  for (g.batch.first = 0; g.batch.first < args.batch.count; g.batch.first += kMaxBatchPerLaunch) {
-    const auto products = std::min(args.batch.count - g.batch.first, kMaxBatchPerLaunch);
-    const cudaError_t err =
-        launch({dim3(blocks, static_cast<unsigned>(products)), 256, 0, stream}, scale_c_kernel, g);
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+  return for_each_batch_launch(args.batch.count, [&](int64_t first, unsigned products) {
+    GemmArgs g = args;
+    g.batch.first = first;
+    return launch({dim3(blocks, products), 256, 0, stream}, scale_c_kernel, g);
+  });
 }
 
 }  // namespace ecgemm::detail

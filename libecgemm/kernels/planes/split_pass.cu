@@ -15,7 +15,6 @@
 #include "split.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/tc_config.hpp"
-#include "kernels/common/tc_tile.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -99,6 +98,15 @@ __device__ __forceinline__ void load_tile(const Source& s, int64_t r0, int64_t k
     const int r = quad_line(i);
     q[i] = make_float4(t[c][r], t[c + 1][r], t[c + 2][r], t[c + 3][r]);
   }
+}
+
+// The split a method stores: TF32 parts, FP16 parts with lo scaled by 2^11, or
+// Markidis's unscaled FP16 parts (split.cuh: the one definition of the numerics).
+template <TcMethod M>
+__device__ __forceinline__ SplitValue split_for(float x) {
+  if constexpr (M == TcMethod::kTf32x3 || M == TcMethod::kTf32x1) return split_tf32(x);
+  else if constexpr (M == TcMethod::kMarkidis) return split_markidis(x);
+  else return split_half(x);
 }
 
 // Two FP16 splits: packed conversions where both values are plain (split.cuh), else

@@ -18,6 +18,7 @@
 #include "kernels/simt_fp32.hpp"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_scheduler.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -25,7 +26,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPad = 4;            // row pitch ≡ 4 (mod 32) words: transposed stores spread over banks
 constexpr int kPromoteK = 32;      // two-level tiles: k per chunk added into the result
-constexpr int kRasterGroup = 8;    // tile rows per L2-friendly raster group
 
 constexpr int64_t round_up_to(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
@@ -93,18 +93,6 @@ struct SplitK {
   float* partials;  // splits planes of m x n, column-major with ld = m; null without split-K
 };
 
-// Maps blockIdx.x to a tile, walking groups of kRasterGroup tile rows column by column
-// so that concurrent blocks share operand panels in L2.
-__device__ __forceinline__ void raster_tile(int64_t tiles_m, int64_t tiles_n, int64_t* tile_m,
-                                            int64_t* tile_n) {
-  const int64_t bid = blockIdx.x;
-  const int64_t per_group = kRasterGroup * tiles_n;
-  const int64_t first_m = bid / per_group * kRasterGroup;
-  const int64_t group_m = std::min<int64_t>(tiles_m - first_m, kRasterGroup);
-  *tile_m = first_m + bid % per_group % group_m;
-  *tile_n = bid % per_group / group_m;
-}
-
 template <int BM, int BN, int BK, bool kAlongKA, bool kAlongKB>
 __global__ void __launch_bounds__(kThreads, Shape<BM, BN, BK>::kBlocksPerSm)
 simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
@@ -114,14 +102,13 @@ simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
   __shared__ __align__(16) float bs[2][BK][BN + kPad];
 
   // grid.y walks the products of a batch (split-K is for single products only).
-  const int64_t z = args.batch.first + blockIdx.y;
+  const int64_t z = batch_product(args.batch.first);
   a.p = batch_a(args, z);
   b.p = batch_b(args, z);
   args.c = batch_c(args, z);
 
-  int64_t tile_m, tile_n;
-  raster_tile((args.m + BM - 1) / BM, (args.n + BN - 1) / BN, &tile_m, &tile_n);
-  const int64_t m0 = tile_m * BM, n0 = tile_n * BN;
+  const Tile tile = raster_tile((args.m + BM - 1) / BM, (args.n + BN - 1) / BN, BM, BN);
+  const int64_t m0 = tile.m0, n0 = tile.n0;
   const int64_t k_begin = blockIdx.z * split.k_chunk;
   const int64_t k_end = std::min<int64_t>(args.k, k_begin + split.k_chunk);
 
@@ -231,16 +218,12 @@ cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, c
                 : a_along_k            ? simt_gemm_kernel<BM, BN, BK, true, false>
                 : b_along_k            ? simt_gemm_kernel<BM, BN, BK, false, true>
                                        : simt_gemm_kernel<BM, BN, BK, false, false>;
-  GemmArgs batch = g;
-  for (batch.batch.first = 0; batch.batch.first < g.batch.count;
-       batch.batch.first += kMaxBatchPerLaunch) {
-    const auto products = std::min(g.batch.count - batch.batch.first, kMaxBatchPerLaunch);
-    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(products),
-                    static_cast<unsigned>(plan.splits));
-    const cudaError_t err = launch({grid, kThreads, 0, stream}, kernel, a, b, batch, split);
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+  return for_each_batch_launch(g.batch.count, [&](int64_t first, unsigned products) {
+    GemmArgs batch = g;
+    batch.batch.first = first;
+    const dim3 grid(static_cast<unsigned>(tiles), products, static_cast<unsigned>(plan.splits));
+    return launch({grid, kThreads, 0, stream}, kernel, a, b, batch, split);
+  });
 }
 
 }  // namespace

@@ -34,7 +34,8 @@
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/sm80_fused.hpp"
 #include "kernels/common/splitk_reduce.hpp"
-#include "kernels/common/tc_tile.cuh"
+#include "kernels/common/method.hpp"
+#include "kernels/common/tile_scheduler.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -360,7 +361,7 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
   using PA = typename L::PA;
   using PB = typename L::PB;
   extern __shared__ __align__(16) char smem[];
-  const int64_t z = args.batch.first + blockIdx.y;
+  const int64_t z = batch_product(args.batch.first);
   const Operand a{batch_a(args, z), kAKMajor ? args.lda : 1, kAKMajor ? 1 : args.lda, args.m};
   const Operand b{batch_b(args, z), kBKMajor ? args.ldb : 1, kBKMajor ? 1 : args.ldb, args.n};
   // Per product: a pointer-array batch's alignment is known only here.
@@ -448,18 +449,15 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
   if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;
-  GemmArgs part = g;
-  for (part.batch.first = 0; part.batch.first < g.batch.count;
-       part.batch.first += kMaxBatchPerLaunch) {
-    const int64_t products = std::min(g.batch.count - part.batch.first, kMaxBatchPerLaunch);
-    const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), static_cast<unsigned>(products),
+  const unsigned cluster = plan.cluster_reduce ? static_cast<unsigned>(plan.splits) : 0;
+  return for_each_batch_launch(g.batch.count, [&](int64_t first, unsigned products) {
+    GemmArgs part = g;
+    part.batch.first = first;
+    const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    const unsigned cluster = plan.cluster_reduce ? static_cast<unsigned>(plan.splits) : 0;
-    err = launch({grid, kThreads, L::kSmemBytes, stream, false, cluster}, kernel, part, tiles_m,
-                 tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+    return launch({grid, kThreads, L::kSmemBytes, stream, false, cluster}, kernel, part, tiles_m,
+                  tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
+  });
 }
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:

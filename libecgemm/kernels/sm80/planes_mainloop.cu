@@ -15,7 +15,7 @@
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/tc_config.hpp"
-#include "kernels/common/tc_tile.cuh"
+#include "kernels/common/tile_scheduler.cuh"
 #include "split.cuh"
 
 namespace ecgemm::detail {
@@ -183,7 +183,7 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
   const uint32_t smem0 = smem_address(smem);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int warp_m = warp / C::kWarpsN, warp_n = warp % C::kWarpsN;
-  const Tile tile = raster_tile(tiles_m, tiles_n);
+  const Tile tile = raster_tile(tiles_m, tiles_n, kTileM, kTileN);
   const int64_t kt_begin = blockIdx.z * k_tiles_per_split;
   const int64_t kt_end = min(k_tiles, kt_begin + k_tiles_per_split);
   const int64_t count = kt_end - kt_begin;

@@ -27,7 +27,7 @@
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
 #include "kernels/common/splitk_plan.hpp"
-#include "kernels/common/tc_tile.cuh"
+#include "kernels/common/tile_scheduler.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -337,7 +337,7 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
   const uint32_t staged = smem_u32(staged_bars), full = smem_u32(full_bars),
                  empty = smem_u32(empty_bars);
   const Tile tile = raster_tile(p.tiles_m, p.tiles_n, T::kTileM, kTileCols);
-  const int64_t z = p.batch_offset + blockIdx.y;
+  const int64_t z = batch_product(p.batch_offset);
   const int64_t first = blockIdx.z * p.units_per_split;
   const int64_t units = max(int64_t(0), min(p.units, first + p.units_per_split) - first);
 
@@ -462,14 +462,13 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   p.swapped = plan.swapped;
   p.partials = static_cast<float*>(ws);
   p.scalars = args.scalars;
-  for (int64_t z0 = 0; z0 < args.batch.count; z0 += kMaxBatchPerLaunch) {
-    p.batch_offset = z0;
-    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n),
-                    static_cast<unsigned>(std::min(args.batch.count - z0, kMaxBatchPerLaunch)),
+  err = for_each_batch_launch(args.batch.count, [&](int64_t first, unsigned products) {
+    p.batch_offset = first;
+    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    err = launch({grid, T::kThreads, T::kSmemBytes, stream}, kernel, maps, p);
-    if (err != cudaSuccess) return err;
-  }
+    return launch({grid, T::kThreads, T::kSmemBytes, stream}, kernel, maps, p);
+  });
+  if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;
   TcWorkspace partials;  // one m x n plane per split, C's orientation
   partials.m_pad = args.m;

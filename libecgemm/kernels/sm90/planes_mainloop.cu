@@ -20,7 +20,7 @@
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
 #include "kernels/tc_config.hpp"
-#include "kernels/common/tc_tile.cuh"
+#include "kernels/common/tile_scheduler.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -143,7 +143,7 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
-  const Tile tile = raster_tile(p.tiles_m, p.tiles_n);
+  const Tile tile = raster_tile(p.tiles_m, p.tiles_n, kTileM, kTileN);
   // Trailing splits may own no slice; they still write their (zero) partials.
   const int64_t first = blockIdx.z * p.slices_per_split;
   const int64_t count = max(int64_t(0), min(p.k_slices, first + p.slices_per_split) - first);
@@ -205,7 +205,6 @@ sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
-  const int64_t tiles = p.tiles_m * p.tiles_n, work = tiles * p.splits;
   if (threadIdx.x == 0) {
     for (int s = 0; s < T::kStages; ++s) {
       mbarrier_init(full + 8 * s, 1);
@@ -216,7 +215,7 @@ sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     prefetch_tensor_map(&maps.b_hi);
   }
   __syncthreads();
-  // Work item w: tile w % tiles of split w / tiles; trailing splits may own no slice.
+  // Trailing splits may own no slice.
   auto slices = [&p](int64_t split, int64_t* first) {
     *first = split * p.slices_per_split;
     return max(int64_t(0), min(p.k_slices, *first + p.slices_per_split) - *first);
@@ -226,30 +225,31 @@ sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   if (group == 0) {
     release_registers<kProducerRegs>();
     if (threadIdx.x != 0) return;
-    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-      int64_t first;
-      const int64_t count = slices(w / tiles, &first);
-      produce<M>(maps, raster_tile_at(w % tiles, p.tiles_m, p.tiles_n), first, count, ring, full,
-                 empty, seq);
-      seq += count;
-    }
+    for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
+                       [&](const Tile& tile, int64_t split) {
+                         int64_t first;
+                         const int64_t count = slices(split, &first);
+                         produce<M>(maps, tile, first, count, ring, full, empty, seq);
+                         seq += count;
+                       });
   } else {
     claim_registers<kConsumerRegs>();
     auto stage = [ring](uint32_t s) {
       const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
       return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
     };
-    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-      int64_t first;
-      const int64_t count = slices(w / tiles, &first);
-      Accumulators acc;
+    for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
+                       [&](const Tile& tile, int64_t split) {
+                         int64_t first;
+                         const int64_t count = slices(split, &first);
+                         Accumulators acc;
 #pragma unroll
-      for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
-      consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq, true);
-      store_tile<M, true>(acc, p, raster_tile_at(w % tiles, p.tiles_m, p.tiles_n), w / tiles,
-                          group - 1);
-      seq += count;
-    }
+                         for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+                         consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq,
+                                                true);
+                         store_tile<M, true>(acc, p, tile, split, group - 1);
+                         seq += count;
+                       });
   }
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image

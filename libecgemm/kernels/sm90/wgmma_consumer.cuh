@@ -17,7 +17,7 @@
 #include "split.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/tc_config.hpp"
-#include "kernels/common/tc_tile.cuh"
+#include "kernels/common/method.hpp"
 
 #if defined(ECGEMM_SM90A_DEVICE)
 namespace ecgemm::detail::sm90 {

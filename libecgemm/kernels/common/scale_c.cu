@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/tile_scheduler.cuh"
 #include "kernels/scale_c.hpp"

@@ -4,6 +4,7 @@
 // caller's operands directly (SIMT, fused mma.sync) m x n ones.
 #include <algorithm>
 
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/tc_config.hpp"
@@ -28,13 +29,13 @@ reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_p
                      int64_t n_pad, GemmArgs args) {
   wait_for_prior_grids();  // the mainloop's partials
   if (route_skipped(args.scale)) return;  // AUTO: the other route runs
-  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  const Epilogue epi = Epilogue::of(args.scalars, true);
   const int64_t row = blockIdx.x * static_cast<int64_t>(kColumnThreads) + threadIdx.x;
   if (row >= args.m) return;
   for (int64_t col = blockIdx.y; col < args.n; col += gridDim.y) {
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s) sum += partials[s * m_pad * n_pad + col * m_pad + row];
-    store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, sum), alpha, beta);
+    epi.store(args.c + col * args.ldc + row, unscale(args.scale, row, col, sum));
   }
 }
 
@@ -66,8 +67,7 @@ reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs 
     __syncthreads();
   }
   if (group == 0 && idx < plane)
-    store_epilogue(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane],
-                   resolve_alpha(args.scalars), resolve_beta(args.scalars));
+    Epilogue::of(args.scalars, true).store(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane]);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "split.cuh"
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/tc_config.hpp"
 

@@ -21,6 +21,7 @@
 // bench/results/auto-2026-11-23-persistent/experiments.)
 #include <algorithm>
 
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/simt_gemv.hpp"
 
@@ -74,7 +75,7 @@ __device__ __forceinline__ void store(const GemvProblem& p, const GemmArgs& args
   if (p.partials)
     p.partials[(l * p.part_l + r * p.part_r) * gridDim.y + blockIdx.y] = sum;
   else
-    store_epilogue(args.c + l * p.c_l + r * p.c_r, sum, alpha, beta);
+    store_scaled(args.c + l * p.c_l + r * p.c_r, sum, alpha, beta);
 }
 
 // Two-level accumulation: sums over one span of k (kSpanK or kSpanLen) are added into
@@ -286,8 +287,8 @@ gemv_reduce_kernel(const float* __restrict__ partials, int splits, GemmArgs args
     return;
   }
   if (live)
-    store_epilogue(args.c + idx / args.m * args.ldc + idx % args.m, sum,
-                   resolve_alpha(args.scalars), resolve_beta(args.scalars));
+    store_scaled(args.c + idx / args.m * args.ldc + idx % args.m, sum,
+                 resolve_alpha(args.scalars), resolve_beta(args.scalars));
 }
 
 template <int R>

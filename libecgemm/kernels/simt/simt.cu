@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "kernels/simt_fp32.hpp"
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
@@ -186,7 +187,7 @@ simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
       const int64_t row = m0 + (i / 4) * 64 + tm * 4 + i % 4;
       if (row >= args.m) continue;
       if (partial) partial[col * args.m + row] = acc[i][j];
-      else store_epilogue(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
+      else store_scaled(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
     }
   }
 }

@@ -29,6 +29,7 @@
 #include <type_traits>
 
 #include "split.cuh"
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
@@ -63,7 +64,6 @@ struct Method {
   static constexpr bool kHalf = uses_half(M);
   static constexpr Scheme kScheme = scheme_of(M);
   using Mma = std::conditional_t<kHalf, MmaF16, MmaTf32>;
-  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
   // The split rows: kBK values of 2 or 4 bytes, +16 bytes so that the 8 rows of an
   // ldmatrix phase (and of a quarter-warp's 16-byte stores) fall in distinct banks.
   static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
@@ -292,13 +292,10 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int 
   }
 }
 
-// The value a fragment element stores: the hi·hi sum plus the correction. An infinite
-// hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
+// The value a fragment element stores (common/epilogue.cuh).
 template <TcMethod M>
 __device__ __forceinline__ float finished(const Accumulators& acc, int mi, int ni, int x) {
-  const float v = acc.promoted[mi][ni][x];
-  if constexpr (scheme_of(M) == Scheme::kOnePass) return v;
-  return isinf(v) ? v : v + acc.correction[mi][ni][x] * Method<M>::kCorrScale;
+  return finish_sum<M>(acc.promoted[mi][ni][x], acc.correction[mi][ni][x]);
 }
 
 // Split-K through a thread-block cluster (sm_90): the splits of a tile are one cluster
@@ -333,7 +330,7 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
   const int rank = static_cast<int>(cluster.block_rank());
   const int rows_left = static_cast<int>(min(args.m - tile.m0, int64_t(kTile)));
   const int cols_left = static_cast<int>(min(args.n - tile.n0, int64_t(kTile)));
-  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  const Epilogue epi = Epilogue::of(args.scalars, true);
   float* const c = batch_c(args, z) + tile.n0 * args.ldc + tile.m0;
   const int first = kTile * kTile * rank / splits, last = kTile * kTile * (rank + 1) / splits;
   for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
@@ -341,7 +338,7 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
     if (row >= rows_left || col >= cols_left) continue;
     float v = 0.0f;
     for (int s = 0; s < splits; ++s) v += cluster.map_shared_rank(sums, s)[col * kSumsPitch + row];
-    store_epilogue(c + col * args.ldc + row, v, alpha, beta);
+    epi.store(c + col * args.ldc + row, v);
   }
   cluster.sync();  // no CTA leaves while another still reads its sums
 #else
@@ -409,13 +406,11 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
                                 warp_n, lane);
   // Fragment (mi, ni) holds rows g, g + 8 and columns 2t, 2t + 1 of its 16 x 8 tile:
   // 4 row offsets and 8 column offsets from this thread's first element serve all 32.
-  const bool direct = gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(args.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(args.scalars) : 0.0f;
+  const Epilogue epi = Epilogue::of(args.scalars, gridDim.z == 1);
   const int g = lane / 4, t = lane % 4;
   const int64_t row0 = tile.m0 + warp_m * 32 + g, col0 = tile.n0 + warp_n * 32 + 2 * t;
-  const int64_t ld = direct ? args.ldc : args.m;
-  float* out = direct ? batch_c(args, z) : partials + blockIdx.z * args.m * args.n;
+  const int64_t ld = epi.direct ? args.ldc : args.m;
+  float* out = epi.direct ? batch_c(args, z) : partials + blockIdx.z * args.m * args.n;
   out += col0 * ld + row0;
   const int rows_left = static_cast<int>(min(args.m - row0, int64_t(kTile)));
   const int cols_left = static_cast<int>(min(args.n - col0, int64_t(kTile)));
@@ -432,9 +427,7 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
         for (int xr = 0; xr < 2; ++xr) {
           const int dr = mi * 16 + xr * 8;
           if (dr >= rows_left) continue;
-          const float v = finished<M>(acc, mi, ni, 2 * xr + xc);
-          if (direct) store_epilogue(column + dr, v, alpha, beta);
-          else column[dr] = v;
+          epi.store(column + dr, finished<M>(acc, mi, ni, 2 * xr + xc));
         }
     }
 }

@@ -11,6 +11,7 @@
 
 #include <type_traits>
 
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
@@ -29,7 +30,6 @@ template <TcMethod M, int kKBytes, int kStages>
 struct Config {
   using Mma = std::conditional_t<uses_half(M), MmaF16, MmaTf32>;
   static constexpr Scheme kScheme = scheme_of(M);
-  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
   // Two accumulators (corrected, Markidis) fill the register file at 64 x 32 per warp
   // with 8 warps. One accumulator affords 64 x 64 per warp, which loads a third fewer
   // shared-memory bytes per MMA; those CTAs have 4 warps, two per SM so that one
@@ -250,10 +250,8 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
   cp_async_wait<0>();
 
   // Epilogue. Fragment (mi, ni) holds rows g, g+8 and columns 2t, 2t+1 of its 16x8 tile.
-  const bool direct = gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(args.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(args.scalars) : 0.0f;
-  float* partial = direct ? nullptr : partials + blockIdx.z * m_pad * n_pad;
+  const Epilogue epi = Epilogue::of(args.scalars, gridDim.z == 1);
+  float* partial = epi.direct ? nullptr : partials + blockIdx.z * m_pad * n_pad;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int mi = 0; mi < C::kFragsM; ++mi)
@@ -263,17 +261,11 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
       for (int x = 0; x < 4; ++x) {
         const int64_t row = tile.m0 + warp_m * C::kWarpTileM + mi * 16 + g + (x / 2) * 8;
         const int64_t col = tile.n0 + warp_n * C::kWarpTileN + ni * 8 + 2 * t + (x % 2);
-        float v = acc.promoted[mi][ni][x];
-        // An infinite hi·hi sum is what FP32 arithmetic gives; the correction would
-        // only add Inf·lo terms whose signs follow the remainders' (Inf - Inf = NaN).
-        if constexpr (C::kScheme != Scheme::kOnePass)
-          if (!isinf(v)) v += acc.correction[mi][ni][x] * C::kCorrScale;
-        if (!direct) {
+        const float v = finish_sum<M>(acc.promoted[mi][ni][x], acc.correction[mi][ni][x]);
+        if (!epi.direct)  // padded planes: the reducer reads only the m x n part
           partial[col * m_pad + row] = v;
-        } else if (row < args.m && col < args.n) {
-          store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, v), alpha,
-                         beta);
-        }
+        else if (row < args.m && col < args.n)
+          epi.store(args.c + col * args.ldc + row, unscale(args.scale, row, col, v));
       }
 }
 

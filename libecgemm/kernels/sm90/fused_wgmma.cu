@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "split.cuh"
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/sm90/wgmma_consumer.cuh"
 #include "kernels/sm90_fused.hpp"
@@ -300,13 +301,11 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
 template <TcMethod M>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int64_t z, int consumer) {
-  const bool direct = gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(p.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(p.scalars) : 0.0f;
-  float* const c = !direct     ? p.partials + blockIdx.z * p.m * p.n
+  const Epilogue epi = Epilogue::of(p.scalars, gridDim.z == 1);
+  float* const c = !epi.direct ? p.partials + blockIdx.z * p.m * p.n
                    : p.c_array ? p.c_array[z]
                                : p.c + z * p.c_stride;
-  const int64_t ld = direct ? p.ldc : p.m;
+  const int64_t ld = epi.direct ? p.ldc : p.m;
   const int64_t rows = p.swapped ? p.n : p.m, cols = p.swapped ? p.m : p.n;
   const int64_t i0 = tile.m0 + consumer * kConsumerRows;
 #pragma unroll
@@ -314,9 +313,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
     const int64_t i = i0 + slab_row(v), j = tile.n0 + slab_col(v);
     if (i >= rows || j >= cols) continue;
     float* const dst = p.swapped ? c + i * ld + j : c + j * ld + i;
-    const float value = finished_sum<M>(acc, v);
-    if (direct) store_epilogue(dst, value, alpha, beta);
-    else *dst = value;
+    epi.store(dst, finish_sum<M>(acc.promoted[v], acc.correction[v]));
   }
 }
 #endif  // ECGEMM_SM90A_DEVICE

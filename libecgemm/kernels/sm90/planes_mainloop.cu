@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "split.cuh"
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/sm90/wgmma_consumer.cuh"
 #include "kernels/sm90/ptx.cuh"
@@ -94,10 +95,8 @@ template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int64_t split, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
-  const bool direct = kAuto ? p.splits == 1 : gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
-  float* partial = direct ? nullptr : p.partials + split * p.m_pad * p.n_pad;
+  const Epilogue epi = Epilogue::of(p.args.scalars, kAuto ? p.splits == 1 : gridDim.z == 1);
+  float* partial = epi.direct ? nullptr : p.partials + split * p.m_pad * p.n_pad;
   // AUTO: this thread's 2 row and 32 column exponents (0 where nothing is to undo: split-K
   // partials stay scaled for the reduction, unscaled routes), read before the first
   // store to C: no load can move above a store that may alias it, and read per element
@@ -105,7 +104,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
   int row_e[2] = {0, 0}, col_e[32] = {};
   if constexpr (kAuto) {
     const AutoScale& sc = p.args.scale;
-    if (direct && *sc.route != kAutoUnscaledRoute) {
+    if (epi.direct && *sc.route != kAutoUnscaledRoute) {
 #pragma unroll
       for (int i = 0; i < 2; ++i) {
         const int64_t row = row0 + slab_row(2 * i);
@@ -121,14 +120,13 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 #pragma unroll
   for (int v = 0; v < 64; ++v) {
     const int64_t row = row0 + slab_row(v), col = col0 + slab_col(v);
-    float value = finished_sum<M>(acc, v);
+    float value = finish_sum<M>(acc.promoted[v], acc.correction[v]);
     if constexpr (kAuto)
       value = times_pow2(value, -(row_e[(v / 2) % 2] + col_e[(v / 4) * 2 + v % 2]));
-    if (!direct) {
+    if (!epi.direct)  // padded planes: the reducer reads only the m x n part
       partial[col * p.m_pad + row] = value;
-    } else if (row < p.args.m && col < p.args.n) {
-      store_epilogue(p.args.c + col * p.args.ldc + row, value, alpha, beta);
-    }
+    else if (row < p.args.m && col < p.args.n)
+      epi.store(p.args.c + col * p.args.ldc + row, value);
   }
 }
 

@@ -129,18 +129,6 @@ __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageO
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
 }
 
-// The finished sum of element v: hi·hi plus the (unscaled) corrections. An infinite
-// hi·hi sum is what FP32 arithmetic gives; the correction would only add Inf·lo terms
-// whose signs follow the remainders' (Inf - Inf = NaN).
-template <TcMethod M>
-__device__ __forceinline__ float finished_sum(const Accumulators& acc, int v) {
-  constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
-  float value = acc.promoted[v];
-  if constexpr (scheme_of(M) != Scheme::kOnePass)
-    if (!isinf(value)) value += acc.correction[v] * kCorrScale;
-  return value;
-}
-
 // Thread t of a consumer holds element v of its 64 x 128 slab at row
 // 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
 __device__ __forceinline__ int slab_row(int v) { return 16 * ((threadIdx.x % 128) / 32) + (threadIdx.x % 32) / 4 + 8 * ((v / 2) % 2); }

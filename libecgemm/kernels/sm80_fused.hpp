@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "kernels/gemm_args.hpp"
-#include "kernels/tc_config.hpp"
+#include "kernels/common/method.hpp"
 
 namespace ecgemm::detail {
 

@@ -22,8 +22,6 @@ constexpr int kTileKBytes = 64;
 // padding's zeros).
 constexpr int kPadKBytes = 128;
 
-constexpr int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
-
 // Offsets into the workspace, all 256-byte aligned.
 struct TcWorkspace {
   int64_t m_pad = 0, n_pad = 0, k_pad = 0;  // operand extents after zero padding
@@ -36,38 +34,6 @@ struct TcWorkspace {
 // (the planner checks `bytes` against its cap).
 TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                               size_t max_bytes = SIZE_MAX);
-
-// Splits op(A) and op(B) into K-major, zero-padded hi/lo planes in the workspace.
-cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                  char* workspace, cudaStream_t stream);
-
-// AUTO's split (auto_scale.hpp): one launch per operand writes halfhalf's planes (layout
-// `half`) or tf32tf32's (`tf32`) of the scaled rows, as the device's route word says.
-cudaError_t launch_split_auto(const GemmArgs& args, const TcWorkspace& half,
-                              const TcWorkspace& tf32, const int* route, char* workspace,
-                              cudaStream_t stream);
-
-// mma.sync mainloop over the split planes (+ split-K reduction when planned).
-cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* workspace, const DeviceInfo& dev, cudaStream_t stream);
-
-// wgmma mainloop (sm_90a) over the same planes (+ split-K reduction when planned).
-// Usable only where the sm_90a code was built, the GPU is cc 9.0 and the driver
-// gives out the tensor-map encoder; otherwise the family takes the sm80 mainloop.
-bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev);
-cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* workspace, const DeviceInfo& dev, cudaStream_t stream);
-
-// AUTO's two routes (auto_scale.hpp) in one wgmma launch: halfhalf's plan `half` or
-// tf32tf32's plan `tf32`, as the device's route word says (+ split-K reductions).
-cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
-                                      const GemmArgs& fallback, const TcWorkspace& tf32,
-                                      char* workspace, const DeviceInfo& dev, cudaStream_t stream);
-
-// Adds the split-K partial planes in a fixed order and applies alpha, beta. `overlap`:
-// launched as a programmatic dependent of the mainloop before it (common/launch.cuh).
-cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
-                                 const char* workspace, cudaStream_t stream, bool overlap = false);
 
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,

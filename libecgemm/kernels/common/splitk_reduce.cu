@@ -1,18 +1,16 @@
-// Split-K epilogues: each split wrote its raw sum to its own partials plane
-// (column-major); these add the planes in a fixed order (deterministic) and apply alpha
-// and beta. The plane mainloops write m_pad x n_pad planes, the kernels that read the
-// caller's operands directly (SIMT, fused mma.sync) m x n ones.
+// The split-K reducer (splitk_reduce.hpp): one kernel per order of addition, each
+// applying the shared epilogue.
 #include <algorithm>
+#include <climits>
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_reduce.hpp"
-#include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
 namespace {
 
-// The reduction of few splits walks C as a 2-D grid: x over blocks of rows (coalesced
+// kSerial walks C as a 2-D grid: x over blocks of rows (coalesced
 // in the column-major planes), y over columns; a flat index split by 64-bit division
 // per element made it compute-bound (1024^3, two planes: 7.9 us, and 33 us for the
 // grouped kernel below).
@@ -39,9 +37,8 @@ reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_p
   }
 }
 
-// 32 outputs per block, 8 warps each adding a contiguous eighth of the planes in order,
-// then a fixed tree over the eight sums: many splits of a small output still use every
-// SM's load bandwidth.
+// kRuns: 32 outputs per block, 8 warps each adding a contiguous eighth of the planes in
+// order, then a fixed tree over the eight sums.
 constexpr int kReduceThreads = 256;
 constexpr int kReduceOutputs = 32;
 constexpr int kReduceGroups = kReduceThreads / kReduceOutputs;
@@ -70,28 +67,72 @@ reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs 
     Epilogue::of(args.scalars, true).store(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane]);
 }
 
-}  // namespace
+// kLanes: G threads per output add its partials (contiguous), strided and then by a
+// fixed tree. Many splits take a whole block per output, so that no thread walks a long
+// chain of dependent-latency loads.
+constexpr int kLanesThreads = 256;
+constexpr int kLanesWarps = kLanesThreads / 32;
 
-cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& w, const char* ws,
-                                 cudaStream_t stream, bool overlap) {
-  return launch({column_grid(args.m, args.n), kColumnThreads, 0, stream, overlap},
-                reduce_splits_kernel, reinterpret_cast<const float*>(ws + w.partials), w.splits,
-                w.m_pad, w.n_pad, args);
+template <int G>
+__global__ void __launch_bounds__(kLanesThreads)
+reduce_lanes_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
+  static_assert(G == 32 || G == kLanesThreads, "a warp or the block per output");
+  __shared__ float warp_sums[kLanesWarps];
+  wait_for_prior_grids();  // the partial sums
+  const int j = threadIdx.x % G, lane = threadIdx.x % 32;
+  const int64_t idx = static_cast<int64_t>(blockIdx.x) * (kLanesThreads / G) + threadIdx.x / G;
+  const bool live = idx < args.m * args.n;
+  float sum = 0.0f;
+  if (live)
+    for (int s = j; s < splits; s += G) sum += partials[idx * splits + s];
+#pragma unroll
+  for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
+  if constexpr (G > 32) {
+    if (lane == 0) warp_sums[threadIdx.x / 32] = sum;
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    sum = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kLanesWarps; ++w) sum += warp_sums[w];
+  } else if (lane != 0) {
+    return;
+  }
+  if (live)
+    store_scaled(args.c + idx / args.m * args.ldc + idx % args.m, sum,
+                 resolve_alpha(args.scalars), resolve_beta(args.scalars));
 }
 
-// Few splits: one thread an output adds them all; many splits of a small output: the
-// grouped kernel spreads each output's planes over eight warps.
-constexpr int kGroupedSplits = 16;
+// kRuns takes its tree from this many splits on; kLanes a block per output.
+constexpr int kManySplits = 16;
+constexpr int kBlockSplits = 512;
 
-cudaError_t launch_partials_reduce(const GemmArgs& args, const float* partials, int splits,
-                                   cudaStream_t stream, bool overlap) {
-  if (splits < kGroupedSplits)  // unpadded: the plane route's reduction with m x n planes
-    return launch({column_grid(args.m, args.n), kColumnThreads, 0, stream, overlap},
-                  reduce_splits_kernel, partials, splits, args.m, args.n, args);
-  const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
-  if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
-  return launch({static_cast<unsigned>(blocks), kReduceThreads, 0, stream, overlap},
-                reduce_partials_kernel, partials, splits, args);
+}  // namespace
+
+cudaError_t launch_splitk_reduce(const GemmArgs& args, const Partials& p, cudaStream_t stream,
+                                 bool dependent) {
+  switch (p.order) {
+    case SplitOrder::kRuns:
+      if (p.splits < kManySplits) break;  // kSerial's kernel
+      if (p.rows != args.m || p.cols != args.n) return cudaErrorInvalidValue;
+      {
+        const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
+        if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
+        return launch({static_cast<unsigned>(blocks), kReduceThreads, 0, stream, dependent},
+                      reduce_partials_kernel, p.data, p.splits, args);
+      }
+    case SplitOrder::kLanes: {
+      const int64_t outputs = args.m * args.n;
+      if (p.splits >= kBlockSplits)
+        return launch({static_cast<unsigned>(outputs), kLanesThreads, 0, stream, dependent},
+                      reduce_lanes_kernel<kLanesThreads>, p.data, p.splits, args);
+      return launch({static_cast<unsigned>((outputs + kLanesWarps - 1) / kLanesWarps),
+                     kLanesThreads, 0, stream, dependent},
+                    reduce_lanes_kernel<32>, p.data, p.splits, args);
+    }
+    case SplitOrder::kSerial: break;
+  }
+  return launch({column_grid(args.m, args.n), kColumnThreads, 0, stream, dependent},
+                reduce_splits_kernel, p.data, p.splits, p.rows, p.cols, args);
 }
 
 }  // namespace ecgemm::detail

@@ -2,7 +2,7 @@
 // built for this GPU.
 #include <algorithm>
 
-#include "kernels/tc_config.hpp"
+#include "kernels/planes/parts.hpp"
 
 namespace ecgemm::detail {
 namespace {

@@ -15,7 +15,7 @@
 #include "split.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
-#include "kernels/tc_config.hpp"
+#include "kernels/planes/parts.hpp"
 
 namespace ecgemm::detail {
 namespace {

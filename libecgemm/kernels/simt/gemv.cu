@@ -23,6 +23,8 @@
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/splitk_reduce.hpp"
 #include "kernels/simt_gemv.hpp"
 
 namespace ecgemm::detail {
@@ -259,38 +261,6 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
   }
 }
 
-// Split-K epilogue: G threads per output add its partial sums (contiguous), strided
-// and then by a fixed tree, and apply alpha and beta. Many splits take a whole block
-// per output, so that no thread walks a long chain of dependent-latency loads.
-template <int G>
-__global__ void __launch_bounds__(kThreads)
-gemv_reduce_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
-  static_assert(G == 32 || G == kThreads, "a warp or the block per output");
-  __shared__ float warp_sums[kWarps];
-  wait_for_prior_grids();  // the partial sums
-  const int j = threadIdx.x % G, lane = threadIdx.x % 32;
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * (kThreads / G) + threadIdx.x / G;
-  const bool live = idx < args.m * args.n;
-  float sum = 0.0f;
-  if (live)
-    for (int s = j; s < splits; s += G) sum += partials[idx * splits + s];
-#pragma unroll
-  for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
-  if constexpr (G > 32) {
-    if (lane == 0) warp_sums[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x != 0) return;
-    sum = 0.0f;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) sum += warp_sums[w];
-  } else if (lane != 0) {
-    return;
-  }
-  if (live)
-    store_scaled(args.c + idx / args.m * args.ldc + idx % args.m, sum,
-                 resolve_alpha(args.scalars), resolve_beta(args.scalars));
-}
-
 template <int R>
 cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan& plan,
                          cudaStream_t stream) {
@@ -341,11 +311,11 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
   const int64_t want = std::min({(target + warps - 1) / warps, k / min_chunk, fit});
   GemvPlan plan;
-  plan.k_chunk = (k + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
+  plan.k_chunk = round_up(k, kChunkAlign);
   if (want > 1) {
-    const int64_t chunk = (k + want - 1) / want;
-    plan.k_chunk = (chunk + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
-    plan.splits = static_cast<int>((k + plan.k_chunk - 1) / plan.k_chunk);
+    const KSplit s = split_k(k, want, kChunkAlign);
+    plan.k_chunk = s.chunk;
+    plan.splits = s.splits;
     if (plan.splits > 1) plan.bytes = static_cast<size_t>(plan.splits) * outputs_bytes;
   }
   return plan;
@@ -363,13 +333,8 @@ cudaError_t launch_simt_gemv(const GemmArgs& g, const GemvPlan& plan, void* work
     case 4: err = launch_width<4>(p, g, plan, stream); break;
   }
   if (err != cudaSuccess || !partials) return err;
-  const int64_t outputs = g.m * g.n;
-  const bool overlap = dev.cc_major >= 9;
-  if (plan.splits >= 512)
-    return launch({static_cast<unsigned>(outputs), kThreads, 0, stream, overlap},
-                  gemv_reduce_kernel<kThreads>, partials, plan.splits, g);
-  return launch({static_cast<unsigned>((outputs + kWarps - 1) / kWarps), kThreads, 0, stream, overlap},
-                gemv_reduce_kernel<32>, partials, plan.splits, g);
+  return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kLanes}, stream,
+                              dev.cc_major >= 9);
 }
 
 }  // namespace ecgemm::detail

@@ -11,13 +11,14 @@
 // their error near cuBLAS's or below at any k: they serve the corrected modes too.
 //
 // Split-K: when the output tiles cannot fill the GPU, blockIdx.z owns one k range and
-// writes its raw sum to a partials plane in the workspace; launch_partials_reduce adds the
+// writes its raw sum to a partials plane in the workspace; launch_splitk_reduce adds the
 // planes in a fixed order (deterministic) and applies alpha, beta.
 #include <algorithm>
 
 #include "kernels/simt_fp32.hpp"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
 
@@ -27,8 +28,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPad = 4;            // row pitch ≡ 4 (mod 32) words: transposed stores spread over banks
 constexpr int kPromoteK = 32;      // two-level tiles: k per chunk added into the result
-
-constexpr int64_t round_up_to(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
 // op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
 struct Operand {
@@ -246,10 +245,11 @@ SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, 
   const size_t plane_bytes = static_cast<size_t>(m * n) * 4;
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
   const int64_t want = std::min({resident / tiles, k / kMinSplitK, fit});
-  p.k_chunk = round_up_to(k, d.bk);
+  p.k_chunk = round_up(k, d.bk);
   if (want > 1) {
-    p.k_chunk = round_up_to((k + want - 1) / want, d.bk);
-    p.splits = static_cast<int>((k + p.k_chunk - 1) / p.k_chunk);
+    const KSplit s = split_k(k, want, d.bk);
+    p.k_chunk = s.chunk;
+    p.splits = s.splits;
     p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
   }
   return p;
@@ -268,7 +268,8 @@ cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* work
     case SimtTile::kSmall: err = launch_tile<64, 64, 16>(a, b, g, plan, partials, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
-  return launch_partials_reduce(g, partials, plan.splits, stream);
+  return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,
+                              false);
 }
 
 }  // namespace ecgemm::detail

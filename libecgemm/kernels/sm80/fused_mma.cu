@@ -34,6 +34,7 @@
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/sm80_fused.hpp"
+#include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/method.hpp"
 #include "kernels/common/tile_scheduler.cuh"
@@ -511,8 +512,9 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
   if (!p.cluster_reduce)
     want = std::min<int64_t>(want, std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
   if (want > 1) {
-    p.k_chunk = round_up((g.k + want - 1) / want, kBK);
-    p.splits = static_cast<int>((g.k + p.k_chunk - 1) / p.k_chunk);
+    const KSplit s = split_k(g.k, want, kBK);
+    p.k_chunk = s.chunk;
+    p.splits = s.splits;
     p.cluster_reduce = p.cluster_reduce && p.splits > 1;
     p.bytes = p.cluster_reduce ? 0 : static_cast<size_t>(p.splits) * plane_bytes;
   }
@@ -527,7 +529,8 @@ cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFu
     return launch_method<decltype(m)::value>(args, plan, partials, dev, stream);
   });
   if (err != cudaSuccess || plan.splits == 1 || plan.cluster_reduce) return err;
-  return launch_partials_reduce(args, partials, plan.splits, stream, dev.cc_major >= 9);
+  return launch_splitk_reduce(args, {partials, plan.splits, args.m, args.n, SplitOrder::kRuns},
+                              stream, dev.cc_major >= 9);
 }
 
 }  // namespace ecgemm::detail

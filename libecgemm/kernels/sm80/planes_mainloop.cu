@@ -15,7 +15,7 @@
 #include "kernels/common/launch.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
-#include "kernels/tc_config.hpp"
+#include "kernels/planes/parts.hpp"
 #include "kernels/common/tile_scheduler.cuh"
 #include "split.cuh"
 
@@ -287,7 +287,7 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
   err = launch({grid, C::kThreads, C::kSmemBytes, stream}, kernel, planes, tiles_m, tiles_n,
                per_split, k_tiles, args, partials, w.m_pad, w.n_pad);
   if (err != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, stream);
+  return launch_splitk_reduce(args, planes_partials(w, ws), stream, false);
 }
 
 template <TcMethod M>

@@ -23,6 +23,7 @@
 #include "split.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_consumer.cuh"
 #include "kernels/sm90_fused.hpp"
 #include "kernels/sm90/ptx.cuh"
@@ -467,12 +468,10 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   });
   if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;
-  TcWorkspace partials;  // one m x n plane per split, C's orientation
-  partials.m_pad = args.m;
-  partials.n_pad = args.n;
-  partials.splits = plan.splits;
-  partials.partials = 0;
-  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), stream, true);
+  // One m x n plane per split, in C's orientation (swapped or not).
+  const Partials partials{static_cast<const float*>(ws), plan.splits, args.m, args.n,
+                          SplitOrder::kSerial};
+  return launch_splitk_reduce(args, partials, stream, true);
 }
 
 }  // namespace

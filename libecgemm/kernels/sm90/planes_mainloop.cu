@@ -20,7 +20,7 @@
 #include "kernels/sm90/wgmma_consumer.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
-#include "kernels/tc_config.hpp"
+#include "kernels/planes/parts.hpp"
 #include "kernels/common/tile_scheduler.cuh"
 
 namespace ecgemm::detail {
@@ -312,7 +312,7 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
   if (!describe<M>(args, w, ws, &maps, &p)) return cudaErrorInvalidValue;
   const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, stream, true);
+  return launch_splitk_reduce(args, planes_partials(w, ws), stream, true);
 }
 
 }  // namespace
@@ -370,9 +370,11 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
   if (err != cudaSuccess) return err;
   if ((err = launch_auto_route<TcMethod::kTf32x3>(tf32_maps, tf32_p, dev, stream)) != cudaSuccess)
     return err;
-  if (half.splits > 1 && (err = launch_splitk_reduce(scaled, half, ws, stream)) != cudaSuccess)
+  if (half.splits > 1 &&
+      (err = launch_splitk_reduce(scaled, planes_partials(half, ws), stream, false)) != cudaSuccess)
     return err;
-  if (tf32.splits > 1) return launch_splitk_reduce(fallback, tf32, ws, stream);
+  if (tf32.splits > 1)
+    return launch_splitk_reduce(fallback, planes_partials(tf32, ws), stream, false);
   return cudaSuccess;
 }
 

@@ -16,7 +16,6 @@
 
 #include "split.cuh"
 #include "kernels/sm90/ptx.cuh"
-#include "kernels/tc_config.hpp"
 #include "kernels/common/method.hpp"
 
 #if defined(ECGEMM_SM90A_DEVICE)

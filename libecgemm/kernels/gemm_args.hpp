@@ -67,6 +67,19 @@ struct GemmArgs {
   AutoScale scale;
 };
 
+// op(A) as m x k, or op(B)^T as n x k, in the caller's layout: element (r, kk) is
+// p[r * stride_r + kk * stride_k], one of the two strides being 1.
+struct OperandView {
+  const float* p;
+  int64_t stride_r, stride_k, rows;
+};
+inline OperandView view_a(const GemmArgs& g) {
+  return {g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
+}
+inline OperandView view_b(const GemmArgs& g) {
+  return {g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
+}
+
 #if defined(__CUDACC__)
 // Operand pointers of product z of a (possibly batched) call.
 __device__ __forceinline__ const float* batch_a(const GemmArgs& g, int64_t z) {

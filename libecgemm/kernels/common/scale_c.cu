@@ -25,10 +25,8 @@ __global__ void scale_c_kernel(GemmArgs args) {
 cudaError_t launch_scale_c(const GemmArgs& args, int sm_count, cudaStream_t stream) {
   const int64_t total = args.m * args.n;
   const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * sm_count));
-  return for_each_batch_launch(args.batch.count, [&](int64_t first, unsigned products) {
-    GemmArgs g = args;
-    g.batch.first = first;
-    return launch({dim3(blocks, products), 256, 0, stream}, scale_c_kernel, g);
+  return for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
+    return launch({dim3(blocks, products), 256, 0, stream}, scale_c_kernel, part);
   });
 }
 

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/gemm_args.hpp"
+
 namespace ecgemm::detail {
 
 struct Tile {
@@ -55,13 +57,18 @@ __device__ __forceinline__ void for_each_work_item(int64_t tiles_m, int64_t tile
 // Products per launch along grid.y (CUDA caps it at 65535); larger batches take several.
 constexpr int64_t kMaxBatchPerLaunch = 65535;
 
-// Host side: launch(first, products) for each run of at most kMaxBatchPerLaunch products
-// of a `count`-product batch, in order; stops at the first error.
+// Host side: launch(part, products) for each run of at most kMaxBatchPerLaunch products
+// of `args`'s batch, in order, `part` being `args` with part.batch.first at the run's
+// first product; stops at the first error.
 template <typename F>
-cudaError_t for_each_batch_launch(int64_t count, F&& launch) {
-  for (int64_t first = 0; first < count; first += kMaxBatchPerLaunch) {
-    const auto products = static_cast<unsigned>(std::min(count - first, kMaxBatchPerLaunch));
-    const cudaError_t err = launch(first, products);
+cudaError_t for_each_batch_launch(const GemmArgs& args, F&& launch) {
+  GemmArgs part = args;
+  for (part.batch.first = 0; part.batch.first < args.batch.count;
+       part.batch.first += kMaxBatchPerLaunch) {
+    const int64_t left = args.batch.count - part.batch.first;
+    const cudaError_t err =
+        launch(static_cast<const GemmArgs&>(part),
+               static_cast<unsigned>(std::min(left, kMaxBatchPerLaunch)));
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

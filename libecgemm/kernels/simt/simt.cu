@@ -29,12 +29,6 @@ constexpr int kThreads = 256;
 constexpr int kPad = 4;            // row pitch ≡ 4 (mod 32) words: transposed stores spread over banks
 constexpr int kPromoteK = 32;      // two-level tiles: k per chunk added into the result
 
-// op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
-struct Operand {
-  const float* p;
-  int64_t stride_r, stride_k, rows;
-};
-
 template <int BM, int BN, int BK>
 struct Shape {
   static constexpr int kTM = BM / 16, kTN = BN / 16;  // outputs per thread along m and n
@@ -61,7 +55,7 @@ struct PanelLoader {
   int rows_left;        // ... and i * kRowStep < rows_left
   int smem_first;
 
-  __device__ PanelLoader(const Operand& op, int64_t r0, int64_t k_begin, int64_t k_end, int tid) {
+  __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin, int64_t k_end, int tid) {
     const int r_first = kAlongK ? tid % BR : tid / BK;
     const int k_first = kAlongK ? tid / BR : tid % BK;
     load_stride = kAlongK ? kKStep * op.stride_k : kRowStep * op.stride_r;
@@ -95,7 +89,7 @@ struct SplitK {
 
 template <int BM, int BN, int BK, bool kAlongKA, bool kAlongKB>
 __global__ void __launch_bounds__(kThreads, Shape<BM, BN, BK>::kBlocksPerSm)
-simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
+simt_gemm_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   using S = Shape<BM, BN, BK>;
   constexpr int kTM = S::kTM, kTN = S::kTN;
   __shared__ __align__(16) float as[2][BK][BM + kPad];
@@ -207,7 +201,7 @@ constexpr TileDims dims(SimtTile t) {
 }
 
 template <int BM, int BN, int BK>
-cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, const SimtPlan& plan,
+cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmArgs& g, const SimtPlan& plan,
                         float* partials, cudaStream_t stream) {
   const int64_t tiles = ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN);
   if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
@@ -218,11 +212,9 @@ cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, c
                 : a_along_k            ? simt_gemm_kernel<BM, BN, BK, true, false>
                 : b_along_k            ? simt_gemm_kernel<BM, BN, BK, false, true>
                                        : simt_gemm_kernel<BM, BN, BK, false, false>;
-  return for_each_batch_launch(g.batch.count, [&](int64_t first, unsigned products) {
-    GemmArgs batch = g;
-    batch.batch.first = first;
+  return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products, static_cast<unsigned>(plan.splits));
-    return launch({grid, kThreads, 0, stream}, kernel, a, b, batch, split);
+    return launch({grid, kThreads, 0, stream}, kernel, a, b, part, split);
   });
 }
 
@@ -257,8 +249,7 @@ SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, 
 
 cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* workspace,
                              cudaStream_t stream) {
-  const Operand a{g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
-  const Operand b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
+  const OperandView a = view_a(g), b = view_b(g);
   float* partials = static_cast<float*>(workspace);
   cudaError_t err = cudaErrorInvalidValue;
   switch (plan.tile) {

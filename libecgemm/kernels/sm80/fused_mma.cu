@@ -63,8 +63,6 @@ constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound b
 template <TcMethod M>
 struct Method {
   static constexpr bool kHalf = uses_half(M);
-  static constexpr Scheme kScheme = scheme_of(M);
-  using Mma = std::conditional_t<kHalf, MmaF16, MmaTf32>;
   // The split rows: kBK values of 2 or 4 bytes, +16 bytes so that the 8 rows of an
   // ldmatrix phase (and of a quarter-warp's 16-byte stores) fall in distinct banks.
   static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
@@ -98,12 +96,6 @@ struct Layout {
   static constexpr int kSmemBytes = kSplitOffset + 4 * Method<M>::kPlaneBytes;
 };
 
-// op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
-struct Operand {
-  const float* p;
-  int64_t stride_r, stride_k, rows;
-};
-
 // One thread's share of copying a 64 x kBK panel per stage: kChunks 16-byte chunks of
 // four elements along the caller's contiguous index, kThreads chunks apart, which is a
 // fixed number of lines (rows of a K-major panel, k of the other) apart. Zeros past the
@@ -121,7 +113,7 @@ struct PanelLoader {
   int line0, pos;        // chunk 0's line and place in it (elements)
   int rows_left;         // operand rows from the tile's first on (at most 64)
 
-  __device__ PanelLoader(const Operand& op, int64_t r0, int64_t k_begin) {
+  __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin) {
     line0 = threadIdx.x / kLine;
     pos = threadIdx.x % kLine * 4;
     const int r = P::kKMajor ? line0 : pos, kk = P::kKMajor ? pos : line0;
@@ -260,8 +252,6 @@ template <TcMethod M>
 __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int warp_m,
                                          int warp_n, int lane, int step) {
   using Me = Method<M>;
-  using Mma = typename Me::Mma;
-  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   Frags<Me> hi, lo;
   load_frags_b<Me>(hi, split + Me::kPlaneBytes, warp_n, lane, step);
   if constexpr (uses_lo(M)) load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
@@ -271,25 +261,9 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int 
     if constexpr (uses_lo(M))
       load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
 #pragma unroll
-    for (int ni = 0; ni < Me::kFragsN; ++ni) {
-      float(&sum)[4] = acc.promoted[mi][ni];
-      float(&corr)[4] = acc.correction[mi][ni];
-      if constexpr (Me::kScheme == Scheme::kCorrected) {
-        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-        float d[4];
-        Mma::run(d, hi.a[mi], hi.b[ni], zero);
-#pragma unroll
-        for (int x = 0; x < 4; ++x) sum[x] += d[x];  // round-to-nearest
-      } else if constexpr (Me::kScheme == Scheme::kFourProducts) {
-        Mma::run(corr, lo.a[mi], lo.b[ni], corr);
-        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
-      } else {
-        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
-      }
-    }
+    for (int ni = 0; ni < Me::kFragsN; ++ni)
+      mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi.a[mi], lo.a[mi], hi.b[ni],
+                      lo.b[ni]);
   }
 }
 
@@ -360,8 +334,9 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
   using PB = typename L::PB;
   extern __shared__ __align__(16) char smem[];
   const int64_t z = batch_product(args.batch.first);
-  const Operand a{batch_a(args, z), kAKMajor ? args.lda : 1, kAKMajor ? 1 : args.lda, args.m};
-  const Operand b{batch_b(args, z), kBKMajor ? args.ldb : 1, kBKMajor ? 1 : args.ldb, args.n};
+  // view_a / view_b of product z, with the layout the kernel was compiled for.
+  const OperandView a{batch_a(args, z), kAKMajor ? args.lda : 1, kAKMajor ? 1 : args.lda, args.m};
+  const OperandView b{batch_b(args, z), kBKMajor ? args.ldb : 1, kBKMajor ? 1 : args.ldb, args.n};
   // Per product: a pointer-array batch's alignment is known only here.
   const bool vec_a = (reinterpret_cast<uintptr_t>(a.p) & 15) == 0 && args.lda % 4 == 0;
   const bool vec_b = (reinterpret_cast<uintptr_t>(b.p) & 15) == 0 && args.ldb % 4 == 0;
@@ -444,9 +419,7 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
   if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;
   const unsigned cluster = plan.cluster_reduce ? static_cast<unsigned>(plan.splits) : 0;
-  return for_each_batch_launch(g.batch.count, [&](int64_t first, unsigned products) {
-    GemmArgs part = g;
-    part.batch.first = first;
+  return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), products,
                     static_cast<unsigned>(plan.splits));
     return launch({grid, kThreads, L::kSmemBytes, stream, false, cluster}, kernel, part, tiles_m,

@@ -28,7 +28,6 @@ static_assert(kTileM == kTileN, "A and B planes share one plane size");
 // is always kTileM x kTileN (the planes are padded to it).
 template <TcMethod M, int kKBytes, int kStages>
 struct Config {
-  using Mma = std::conditional_t<uses_half(M), MmaF16, MmaTf32>;
   static constexpr Scheme kScheme = scheme_of(M);
   // Two accumulators (corrected, Markidis) fill the register file at 64 x 32 per warp
   // with 8 warps. One accumulator affords 64 x 64 per warp, which loads a third fewer
@@ -119,29 +118,9 @@ template <TcMethod M, class C>
 __device__ __forceinline__ void mma_row(Accumulators<C>& acc, int mi, const uint32_t (&hi_a)[4],
                                         const uint32_t (&lo_a)[4], const Frags<C>& hi,
                                         const Frags<C>& lo) {
-  using Mma = typename C::Mma;
-  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-  for (int ni = 0; ni < C::kFragsN; ++ni) {
-    float(&sum)[4] = acc.promoted[mi][ni];
-    if constexpr (C::kScheme == Scheme::kCorrected) {
-      float(&corr)[4] = acc.correction[mi][ni];
-      Mma::run(corr, lo_a, hi.b[ni], corr);
-      Mma::run(corr, hi_a, lo.b[ni], corr);
-      float d[4];
-      Mma::run(d, hi_a, hi.b[ni], zero);
-#pragma unroll
-      for (int x = 0; x < 4; ++x) sum[x] += d[x];  // the round-to-nearest promotion
-    } else if constexpr (C::kScheme == Scheme::kFourProducts) {
-      float(&corr)[4] = acc.correction[mi][ni];
-      Mma::run(corr, lo_a, lo.b[ni], corr);
-      Mma::run(corr, lo_a, hi.b[ni], corr);
-      Mma::run(corr, hi_a, lo.b[ni], corr);
-      Mma::run(sum, hi_a, hi.b[ni], sum);
-    } else {
-      Mma::run(sum, hi_a, hi.b[ni], sum);
-    }
-  }
+  for (int ni = 0; ni < C::kFragsN; ++ni)
+    mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi_a, lo_a, hi.b[ni], lo.b[ni]);
 }
 
 template <TcMethod M, class C>

@@ -341,10 +341,7 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
-    for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, T::kTransformThreads);
-      mbarrier_init(empty + 8 * s, 4 * kConsumers);  // one arrival per consumer warp
-    }
+    init_stage_ring(full, empty, T::kStages, T::kTransformThreads, 4 * kConsumers);
     fence_barrier_init();
     if (p.a.source != Source::kGlobal) prefetch_tensor_map(&maps.a);
     if (p.b.source != Source::kGlobal) prefetch_tensor_map(&maps.b);
@@ -378,25 +375,14 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
 // ---- host side -------------------------------------------------------------------
 
 // op(A) as the M side and op(B) as the N side, both seen as rows x K.
-Operand side_a(const GemmArgs& g) {
+Operand side(const OperandView& v, const float* const* array, int64_t batch_stride) {
   Operand op;
-  op.ptr = g.a;
-  op.array = g.batch.a_array;
-  op.batch_stride = g.batch.stride_a;
-  op.rows = g.m;
-  op.stride_r = g.trans_a ? g.lda : 1;
-  op.stride_k = g.trans_a ? 1 : g.lda;
-  return op;
-}
-
-Operand side_b(const GemmArgs& g) {
-  Operand op;
-  op.ptr = g.b;
-  op.array = g.batch.b_array;
-  op.batch_stride = g.batch.stride_b;
-  op.rows = g.n;
-  op.stride_r = g.trans_b ? 1 : g.ldb;
-  op.stride_k = g.trans_b ? g.ldb : 1;
+  op.ptr = v.p;
+  op.array = array;
+  op.batch_stride = batch_stride;
+  op.rows = v.rows;
+  op.stride_r = v.stride_r;
+  op.stride_k = v.stride_k;
   return op;
 }
 
@@ -440,8 +426,8 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, T::kSmemBytes);
   if (err != cudaSuccess) return err;
   Problem p;
-  p.a = side_a(args);
-  p.b = side_b(args);
+  p.a = side(view_a(args), args.batch.a_array, args.batch.stride_a);
+  p.b = side(view_b(args), args.batch.b_array, args.batch.stride_b);
   if (plan.swapped) std::swap(p.a, p.b);
   Maps maps{};
   p.a.source = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
@@ -460,8 +446,8 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   p.swapped = plan.swapped;
   p.partials = static_cast<float*>(ws);
   p.scalars = args.scalars;
-  err = for_each_batch_launch(args.batch.count, [&](int64_t first, unsigned products) {
-    p.batch_offset = first;
+  err = for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
+    p.batch_offset = part.batch.first;
     const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
                     static_cast<unsigned>(plan.splits));
     return launch({grid, T::kThreads, T::kSmemBytes, stream}, kernel, maps, p);

@@ -54,6 +54,13 @@ struct Problem {
   int64_t m_pad, n_pad;
   float* partials;  // split-K only
   GemmArgs args;
+
+  // The K slices of split `split`: `*first` on, the count returned. Trailing splits may
+  // own none; they still write their (zero) partials.
+  __device__ __forceinline__ int64_t slices(int64_t split, int64_t* first) const {
+    *first = split * slices_per_split;
+    return max(int64_t(0), min(k_slices, *first + slices_per_split) - *first);
+  }
 };
 
 #if defined(ECGEMM_SM90A_DEVICE)
@@ -62,6 +69,26 @@ using namespace sm90;
 constexpr int kConsumerWarps = 4 * kConsumers;       // arrivals that free a stage
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128 * (40 + 2 * 232) <= 64 K
 static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs keep the atom");
+
+// Thread 0 sets up the CTA's stage ring (the producer's arrival and the copy bytes fill a
+// slot) and prefetches the hi planes' tensor maps; then the CTA's first barrier.
+template <TcMethod M>
+__device__ __forceinline__ void setup_ring(const PlaneMaps& maps, uint32_t full, uint32_t empty) {
+  if (threadIdx.x == 0) {
+    init_stage_ring(full, empty, Sm90Traits<M>::kStages, 1, kConsumerWarps);
+    fence_barrier_init();
+    prefetch_tensor_map(&maps.a_hi);
+    prefetch_tensor_map(&maps.b_hi);
+  }
+  __syncthreads();
+}
+
+// Ring slot s's planes.
+template <TcMethod M>
+__device__ __forceinline__ StageLayout stage_at(uint32_t ring, uint32_t s) {
+  const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
+  return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
+}
 
 // The producer thread: slice first + i of the tile is the ring's slice seq0 + i (consume's
 // numbering); it fills that slice's slot once consumers freed it.
@@ -142,20 +169,9 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
   const Tile tile = raster_tile(p.tiles_m, p.tiles_n, kTileM, kTileN);
-  // Trailing splits may own no slice; they still write their (zero) partials.
-  const int64_t first = blockIdx.z * p.slices_per_split;
-  const int64_t count = max(int64_t(0), min(p.k_slices, first + p.slices_per_split) - first);
-
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, 1);  // the producer's arrive + the copy bytes
-      mbarrier_init(empty + 8 * s, kConsumerWarps);
-    }
-    fence_barrier_init();
-    prefetch_tensor_map(&maps.a_hi);
-    prefetch_tensor_map(&maps.b_hi);
-  }
-  __syncthreads();
+  int64_t first;
+  const int64_t count = p.slices(blockIdx.z, &first);
+  setup_ring<M>(maps, full, empty);
   // Launched as a dependent of the split pass: the setup above overlapped its tail; the
   // planes are read (and C, the partials written) only after it finished.
   wait_for_prior_grids();
@@ -170,10 +186,7 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     Accumulators acc;
 #pragma unroll
     for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
-    auto stage = [ring](uint32_t s) {
-      const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
-      return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
-    };
+    auto stage = [ring](uint32_t s) { return stage_at<M>(ring, s); };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
     store_tile<M, false>(acc, p, tile, blockIdx.z, group - 1);
   }
@@ -203,21 +216,7 @@ sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, 1);
-      mbarrier_init(empty + 8 * s, kConsumerWarps);
-    }
-    fence_barrier_init();
-    prefetch_tensor_map(&maps.a_hi);
-    prefetch_tensor_map(&maps.b_hi);
-  }
-  __syncthreads();
-  // Trailing splits may own no slice.
-  auto slices = [&p](int64_t split, int64_t* first) {
-    *first = split * p.slices_per_split;
-    return max(int64_t(0), min(p.k_slices, *first + p.slices_per_split) - *first);
-  };
+  setup_ring<M>(maps, full, empty);
   const int group = threadIdx.x / 128;
   uint64_t seq = 0;
   if (group == 0) {
@@ -226,20 +225,17 @@ sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
                        [&](const Tile& tile, int64_t split) {
                          int64_t first;
-                         const int64_t count = slices(split, &first);
+                         const int64_t count = p.slices(split, &first);
                          produce<M>(maps, tile, first, count, ring, full, empty, seq);
                          seq += count;
                        });
   } else {
     claim_registers<kConsumerRegs>();
-    auto stage = [ring](uint32_t s) {
-      const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
-      return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
-    };
+    auto stage = [ring](uint32_t s) { return stage_at<M>(ring, s); };
     for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
                        [&](const Tile& tile, int64_t split) {
                          int64_t first;
-                         const int64_t count = slices(split, &first);
+                         const int64_t count = p.slices(split, &first);
                          Accumulators acc;
 #pragma unroll
                          for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;

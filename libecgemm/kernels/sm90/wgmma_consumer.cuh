@@ -53,6 +53,19 @@ struct StageDescs {
   }
 };
 
+// The stage ring's barriers (8 bytes apart): slot s's `full` completes with
+// `producer_arrivals` arrivals (and the copy bytes announced with them), its `empty` with
+// one arrival per consumer warp (consume() frees a slot so). Thread 0, before the CTA's
+// first barrier.
+__device__ __forceinline__ void init_stage_ring(uint32_t full, uint32_t empty, int stages,
+                                                uint32_t producer_arrivals,
+                                                uint32_t consumer_warps) {
+  for (int s = 0; s < stages; ++s) {
+    mbarrier_init(full + 8 * s, producer_arrivals);
+    mbarrier_init(empty + 8 * s, consumer_warps);
+  }
+}
+
 // Runs `count` stages, the ring's slices seq0 .. seq0 + count - 1 (a persistent CTA's
 // tiles continue one sequence). stage(s) gives the layout of ring slot s; full/empty are
 // the slots' mbarriers (8 bytes apart). One arrival per consumer warp frees a slot; the

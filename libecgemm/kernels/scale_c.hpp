@@ -1,3 +1,4 @@
+// What a call with k = 0 or alpha = 0 runs instead of a family (no product to add).
 #pragma once
 
 #include "kernels/gemm_args.hpp"

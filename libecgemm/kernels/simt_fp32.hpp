@@ -1,4 +1,4 @@
-// The FP32 SIMT family: ECGEMM_MODE_FP32, and the corrected modes' route on shapes
+// The simt family (FP32 SIMT): ECGEMM_MODE_FP32, and the corrected modes' route on shapes
 // where pre-splitting the operands for the Tensor Cores costs more than it saves.
 #pragma once
 

@@ -1,8 +1,9 @@
-// GEMV-like products: one side of C at most kGemvMaxWidth wide (1 x k x n, m x k x 1,
-// and a few vectors at once). They are memory-bound on the one large operand, so the
-// Tensor Cores cannot help and a tiled GEMM wastes its tile on the thin side: these
-// kernels read the large operand once, with wide loads and enough of them in flight to
-// reach DRAM bandwidth, in FP32 (the corrected modes' accuracy, SGEMM's or better).
+// The gemv family: GEMV-like products, one side of C at most kGemvMaxWidth wide (1 x k x n,
+// m x k x 1, and a few vectors at once). They are memory-bound on the one large operand,
+// so the Tensor Cores cannot help and a tiled GEMM wastes its tile on the thin side:
+// these kernels read the large operand once, with wide loads and enough of them in
+// flight to reach DRAM bandwidth, in FP32 (the corrected modes' accuracy, SGEMM's or
+// better).
 #pragma once
 
 #include <cstddef>

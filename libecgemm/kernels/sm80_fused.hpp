@@ -1,5 +1,5 @@
-// The fused mma.sync family (sm_80 and newer): FP32 tiles of op(A) and op(B) staged in
-// shared memory, split into hi/lo in registers as each warp reads its fragments. No
+// The fused_mma family (mma.sync, sm_80 and newer): FP32 tiles of op(A) and op(B) staged
+// in shared memory and split into hi/lo there, once per value (split inside the CTA). No
 // planes: the only workspace is split-K partials. Host-side planning and launch.
 #pragma once
 

@@ -1,5 +1,6 @@
-// The Tensor Core family: which products a mode computes, the tile shape, and the
-// workspace that holds the pre-split operands (host-side planning, no kernels).
+// The planes family: a split pass writes the operands' hi/lo planes to the workspace,
+// then a Tensor Core mainloop reads them. Its tile shape, its workspace plan, and its
+// entry points (planes/parts.hpp holds its parts' declarations).
 #pragma once
 
 #include <cstddef>

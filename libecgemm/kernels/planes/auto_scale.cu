@@ -169,8 +169,8 @@ decide_kernel(const unsigned* stats_a, const unsigned* stats_b, int64_t m, int64
 // One operand's blocks: enough for DRAM (8 per SM), each keeping at least a few loads
 // per thread. The pass reads both operands at the rate a plain reduction reaches (H200,
 // 4096^3: 38 us for 128 MiB, 3.5 TB/s; torch.amax of 64 MiB 2.9 TB/s, of 256 MiB 3.9;
-// 2, 4, 8 or 16 blocks an SM and an L2::256B prefetch hint all ran within 1 us of it,
-// bench/results/auto-2026-11-23-persistent).
+// 2, 4, 8 or 16 blocks an SM and an L2::256B prefetch hint all ran within 1 us of it;
+// bench/results/README.md).
 StatsJob plan_stats(const OperandView& op, int64_t k, unsigned* stats, const DeviceInfo& dev) {
   const int64_t target = static_cast<int64_t>(dev.sm_count) * 8;
   const bool along_rows = op.stride_r == 1;

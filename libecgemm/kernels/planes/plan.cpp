@@ -1,4 +1,4 @@
-// Workspace planning for the Tensor Core family (host code).
+// Workspace planning for the planes family (host code).
 #include <algorithm>
 
 #include "kernels/common/splitk_plan.hpp"

@@ -1,4 +1,4 @@
-// GEMV-like products (simt_gemv.hpp): the large operand is read once, 16 bytes per
+// The gemv family (simt_gemv.hpp): GEMV-like products. The large operand is read once, 16 bytes per
 // lane where its alignment allows, kUnroll loads in flight per warp. Two kernels by
 // which index of the large operand is contiguous in memory:
 //   along k: one warp per output line, lanes along k, a butterfly over the warp;
@@ -6,19 +6,18 @@
 //     interleaved k rows, then add their sums in shared memory in a fixed order.
 // Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
 // independent work and less rounding error). Split-K writes each output's partial sums
-// side by side; a warp per output adds them in a fixed order: results are deterministic.
-// That second kernel is a dependent launch (common/launch.cuh): 1 x 4096 x 4096 22.0 ->
-// 21.3 us on an H200 [cuBLAS 19.2]. Adding the splits in the launch itself (the last CTA
-// of an output block to count itself in on a counter adds them) ran slower: 29.0 us with a
+// side by side; the common reducer adds them in a fixed order (SplitOrder::kLanes):
+// results are deterministic. It is a dependent launch (common/launch.cuh): 1 x 4096 x
+// 4096 22.0 -> 21.3 us on an H200 [cuBLAS 19.2]. Measured and not kept (figures:
+// bench/results/README.md): adding the splits in the launch itself (the last CTA of an
+// output block to count itself in on a counter adds them) ran slower, 29.0 us with a
 // compare-and-swap count, 23.9 with atomicInc (against 21.9 in that run), as every CTA
-// waits for its count before it retires (bench/results/launch-2026-11-23/experiments).
-// (A one-launch variant, the splits as one sm_90 thread-block cluster adding through
-// shared memory, was measured and not kept: at most 8 splits leave one short wave on
-// large shapes. H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1
-// 1.01 -> 0.95, 2 x 4096 x 4096 2.28 -> 2.63; bench/results/gemv-2026-11-23. Nor was one
-// output per lane with a 32-warp block along k and no split, 128 bytes a warp and row:
-// 1 x 4096 x 4096 22.1 -> 26.3 us, 1 x 16384 x 16384 252 -> 341 us in GPU time;
-// bench/results/auto-2026-11-23-persistent/experiments.)
+// waits for its count before it retires; the splits as one sm_90 thread-block cluster
+// adding through shared memory (at most 8 splits leave one short wave on large shapes.
+// H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1 1.01 -> 0.95,
+// 2 x 4096 x 4096 2.28 -> 2.63); one output per lane with a 32-warp block along k and no
+// split, 128 bytes a warp and row (1 x 4096 x 4096 22.1 -> 26.3 us, 1 x 16384 x 16384
+// 252 -> 341 us in GPU time).
 #include <algorithm>
 
 #include "kernels/common/epilogue.cuh"
@@ -296,7 +295,7 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
   // Warps enough for DRAM (each keeps ~2 KiB of loads in flight) over several waves
   // (short idle tail), and enough k per warp that its loads outweigh its prologue and
   // epilogue. Along k a warp owns one output; along the long side 8 warps share 128.
-  // H200, ms (bench/results/gemv-2026-11-23): one plan for both kernels, counted as
+  // H200, ms (bench/results/README.md): one plan for both kernels, counted as
   // along the long side, over-split the along-k kernel (4096 x 4096 x 1: 0.036 with four
   // waves, 0.030 with this); four waves along the long side beat one (1 x 2^20 x 64:
   // 0.101 -> 0.086 with kUnrollLen 8).

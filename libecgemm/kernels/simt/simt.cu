@@ -1,5 +1,5 @@
-// FP32 SIMT GEMM on the caller's layout: ECGEMM_MODE_FP32, and the corrected modes'
-// route on skinny shapes (dispatch.cpp says when).
+// The simt family: FP32 SIMT GEMM on the caller's layout. ECGEMM_MODE_FP32, and the
+// corrected modes' route on some skinny shapes (docs/architecture.md: the planner).
 //
 // A classic register-blocked SGEMM: 256 threads, each owning 4 or 8 x 4 or 8 outputs
 // held in registers; operand panels are double-buffered in shared memory,
@@ -11,7 +11,7 @@
 // their error near cuBLAS's or below at any k: they serve the corrected modes too.
 //
 // Split-K: when the output tiles cannot fill the GPU, blockIdx.z owns one k range and
-// writes its raw sum to a partials plane in the workspace; launch_splitk_reduce adds the
+// writes its raw sum to a partials plane in the workspace; the common reducer adds the
 // planes in a fixed order (deterministic) and applies alpha, beta.
 #include <algorithm>
 
@@ -89,7 +89,7 @@ struct SplitK {
 
 template <int BM, int BN, int BK, bool kAlongKA, bool kAlongKB>
 __global__ void __launch_bounds__(kThreads, Shape<BM, BN, BK>::kBlocksPerSm)
-simt_gemm_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
+simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   using S = Shape<BM, BN, BK>;
   constexpr int kTM = S::kTM, kTN = S::kTN;
   __shared__ __align__(16) float as[2][BK][BM + kPad];
@@ -208,10 +208,10 @@ cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmAr
   const SplitK split{plan.k_chunk, plan.splits > 1 ? partials : nullptr};
   // Which index of each operand is contiguous in memory picks the load pattern.
   const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
-  auto kernel = a_along_k && b_along_k ? simt_gemm_kernel<BM, BN, BK, true, true>
-                : a_along_k            ? simt_gemm_kernel<BM, BN, BK, true, false>
-                : b_along_k            ? simt_gemm_kernel<BM, BN, BK, false, true>
-                                       : simt_gemm_kernel<BM, BN, BK, false, false>;
+  auto kernel = a_along_k && b_along_k ? simt_kernel<BM, BN, BK, true, true>
+                : a_along_k            ? simt_kernel<BM, BN, BK, true, false>
+                : b_along_k            ? simt_kernel<BM, BN, BK, false, true>
+                                       : simt_kernel<BM, BN, BK, false, false>;
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products, static_cast<unsigned>(plan.splits));
     return launch({grid, kThreads, 0, stream}, kernel, a, b, part, split);

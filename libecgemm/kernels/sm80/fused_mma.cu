@@ -1,26 +1,25 @@
-// The fused mma.sync family (sm_80 and newer; sm80_fused.hpp). A CTA of four warps owns
-// a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels of op(A)
-// and op(B)^T into shared memory in the caller's layout (its contiguous index stays
-// contiguous, so 16-byte chunks copy straight through, zero-filled at the edges; one
-// FP32 stage, refilled while the products of the previous one run); the CTA splits each value once
-// (split.cuh, bit for bit the plane family's split) into hi/lo K-major rows; the warps
-// read those with ldmatrix and issue three products per fragment pair as
-// sm80_tc_gemm.cu does: hi·hi with a zero accumulator, added by an FP32 add
-// (round-to-nearest; the Tensor Core's own accumulation truncates), lo·hi + hi·lo
-// accumulated in the Tensor Core, where their small magnitude makes truncation harmless.
+// The fused_mma family (mma.sync, sm_80 and newer; split inside the CTA). A CTA of four
+// warps owns a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels
+// of op(A) and op(B)^T into shared memory in the caller's layout (its contiguous index
+// stays contiguous, so 16-byte chunks copy straight through, zero-filled at the edges;
+// one FP32 stage, refilled while the products of the previous one run); the CTA splits
+// each value once (split.cuh, bit for bit the planes family's split) into hi/lo K-major
+// rows; the warps read those with ldmatrix and issue each method's products
+// (mma_products, sm80/fragments.cuh).
 // (H200, 4096 x 64^3 tf32tf32, torch.bmm 0.093 ms: splitting in each warp as it read its
 // fragments, from FP32, split every value twice, 0.169 ms; splitting once but testing
 // each value for split.cuh's special cases inside the loop left ~6 branches a value,
 // 0.132; one test a run, as below, 0.095; one FP32 stage instead of two, which leaves room
-// for four CTAs an SM instead of three, 0.085: bench/results/mma-2026-11-23.)
+// for four CTAs an SM instead of three, 0.085: bench/results/README.md.)
 //
-// The tile is small on purpose: this family serves what the plane and wgmma families
-// cannot fill the GPU with (batches of small products; small outputs with a long k, by
-// split-K), where a pass writing planes costs more than the products (dispatch.cpp).
-// Without the wgmma families it is the only Tensor Core route for batches, so it also
-// runs the one-pass modes and Markidis (their products as sm80_tc_gemm.cu issues them).
-// Split-K reduces in a thread-block cluster on sm_90 where the splits fit one (no second
-// launch: it decides small products' GPU time), elsewhere through partials.
+// The tile is small on purpose: this family serves what the planes and fused_wgmma
+// families cannot fill the GPU with (batches of small products; small outputs with a
+// long k, by split-K), where a pass writing planes costs more than the products
+// (docs/architecture.md: the planner). Without the wgmma families it is the only Tensor
+// Core route for batches, so it also runs the one-pass modes and Markidis. Split-K
+// reduces in a thread-block cluster on sm_90 where the splits fit one (no second launch:
+// it decides small products' GPU time), elsewhere through partials and the common
+// reducer.
 #include <cooperative_groups.h>
 #include <cuda_fp16.h>
 
@@ -68,7 +67,7 @@ struct Method {
   static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
   static constexpr int kPlaneBytes = kTile * kRowPitch;
   static constexpr int kSteps = kBK * (kHalf ? 2 : 4) / kKStepBytes;  // MMA k-steps a stage
-  // What mma_frags.cuh reads.
+  // What sm80/fragments.cuh reads.
   static constexpr int kWarpTileM = 32, kWarpTileN = 32, kFragsM = 2, kFragsN = 4;
 };
 
@@ -246,8 +245,7 @@ struct Accumulators {
   float correction[2][4][4];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
 };
 
-// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time. The
-// products per scheme as the plane mainloop issues them (sm80_tc_gemm.cu).
+// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time.
 template <TcMethod M>
 __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int warp_m,
                                          int warp_n, int lane, int step) {
@@ -317,7 +315,7 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
   }
   cluster.sync();  // no CTA leaves while another still reads its sums
 #else
-  __trap();  // never launched: cluster_reduce_usable requires an sm_90 image
+  __trap();  // never launched: cluster_usable requires an sm_90 image
 #endif
 }
 
@@ -326,8 +324,8 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
 // a reduction kernel adds them in order).
 template <TcMethod M, bool kAKMajor, bool kBKMajor>
 __global__ void __launch_bounds__(kThreads, kCtasPerSm)
-sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
-                  float* partials, bool cluster_reduce) {
+fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
+                 float* partials, bool cluster_reduce) {
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
   using L = Layout<M, kAKMajor, kBKMajor>;
   using PA = typename L::PA;
@@ -413,7 +411,7 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
                           const DeviceInfo& dev, cudaStream_t stream) {
   using L = Layout<M, kAKMajor, kBKMajor>;
   static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
-  constexpr auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
+  constexpr auto kernel = fused_mma_kernel<M, kAKMajor, kBKMajor>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
@@ -440,12 +438,8 @@ cudaError_t launch_method(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
                    : launch_layout<M, false, true>(g, plan, partials, dev, stream);
 }
 
-}  // namespace
-
-bool sm80_fused_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
-
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
-bool cluster_reduce_usable(const DeviceInfo& dev) {
+bool cluster_usable(const DeviceInfo& dev) {
 #if defined(ECGEMM_HAS_SM90A)
   return dev.cc_major == 9 && dev.cc_minor == 0;
 #else
@@ -453,6 +447,10 @@ bool cluster_reduce_usable(const DeviceInfo& dev) {
   return false;
 #endif
 }
+
+}  // namespace
+
+bool sm80_fused_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
 
 MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
   MmaFusedPlan p;
@@ -466,7 +464,7 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
   // kMaxChunkK, whichever is more.
   const int64_t needed = (g.k + kMaxChunkK - 1) / kMaxChunkK;
   int64_t want = std::max(std::min(resident / tiles, g.k / kMinSplitK), needed);
-  if (want > 1 && cluster_reduce_usable(dev)) {
+  if (want > 1 && cluster_usable(dev)) {
     // A cluster launch kept about two CTAs an SM resident (H200: 512 CTAs in clusters of
     // 4 ran 205 us where the same splits through partials took 148 + 20), so clusters
     // take all the splits where that room holds them, and down to half of them only on

@@ -1,12 +1,8 @@
-// Tensor Core mainloop (mma.sync; sm_80 and newer; Hopper takes sm90_tc_gemm.cu
-// when the sm_90a code is built) over the pre-split, K-major, zero-padded planes.
-//
-// Error correction (Ootomo & Yokota 2022): per MMA k-step, hi·hi is issued with a
-// zero accumulator and added to `promoted` by an FP32 add (round-to-nearest), because
-// the Tensor Core's own accumulation truncates. lo·hi + hi·lo accumulate inside the
-// Tensor Core in `correction`, whose small magnitude makes truncation harmless there.
-// Markidis, the baseline, keeps all four products inside the Tensor Core (hi·hi in
-// `promoted`, the rest in `correction`, both truncating), so its error grows with k.
+// The planes family's mma.sync mainloop (sm_80 and newer; Hopper takes the wgmma one,
+// sm90/planes_mainloop.cu, where the sm_90a code is built) over the pre-split, K-major,
+// zero-padded planes. The products per method, and the error correction, are
+// mma_products' (sm80/fragments.cuh): hi·hi accumulates in `promoted`, the correction
+// products in `correction`.
 #include <cuda_fp16.h>
 
 #include <type_traits>
@@ -154,8 +150,8 @@ __device__ __forceinline__ void load_and_mma_step(Accumulators<C>& acc, uint32_t
 template <TcMethod M, int kKBytes, int kStages>
 __global__ void __launch_bounds__(Config<M, kKBytes, kStages>::kThreads,
                                   Config<M, kKBytes, kStages>::kCtasPerSm)
-tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_per_split,
-               int64_t k_tiles, GemmArgs args, float* partials, int64_t m_pad, int64_t n_pad) {
+planes_mma_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_per_split,
+                  int64_t k_tiles, GemmArgs args, float* partials, int64_t m_pad, int64_t n_pad) {
   using C = Config<M, kKBytes, kStages>;
   extern __shared__ __align__(128) char smem[];
   if (route_skipped(args.scale)) return;  // AUTO: the other route runs (the whole CTA leaves)
@@ -252,7 +248,7 @@ template <TcMethod M, int kKBytes, int kStages>
 cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws,
                             const DeviceInfo& dev, cudaStream_t stream) {
   using C = Config<M, kKBytes, kStages>;
-  constexpr auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
+  constexpr auto kernel = planes_mma_kernel<M, kKBytes, kStages>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, C::kSmemBytes);
   if (err != cudaSuccess) return err;
   const Planes planes{ws + w.a_hi, ws + w.a_lo, ws + w.b_hi, ws + w.b_lo,
@@ -287,8 +283,8 @@ cudaError_t launch_for_method(const GemmArgs& args, const TcWorkspace& w, char* 
 
 }  // namespace
 
-cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+cudaError_t launch_planes_mma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                              char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     return launch_for_method<decltype(m)::value>(args, plan, ws, dev, stream);
   });

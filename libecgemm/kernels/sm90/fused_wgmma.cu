@@ -1,6 +1,6 @@
-// Hopper Tensor Core kernel that splits inside the CTA (sm_90a). op(A) and op(B) are
-// read from global memory in FP32 once per tile pass and never stored in any other
-// form: no hi/lo planes, and no workspace beyond split-K partials.
+// The fused_wgmma family (sm_90a; split inside the CTA). op(A) and op(B) are read from
+// global memory in FP32 once per tile pass and never stored in any other form: no hi/lo
+// planes, and no workspace beyond split-K partials.
 //
 // One CTA computes a kTileM x 128 tile of C (64 rows per consumer warpgroup):
 //  - the transform warpgroup(s): thread 0 streams 32-wide K units of both operands into
@@ -12,8 +12,9 @@
 //    An operand TMA cannot address (base or leading dimension not 16-byte aligned, a
 //    pointer-array batch) is read straight from global memory instead: correct, slower.
 //  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
-//    (sm90_consumer.cuh), then the epilogue, or split-K partials.
-// Products of a batch are grid.y, split-K ranges grid.z.
+//    (sm90/wgmma_consumer.cuh), then the epilogue (common/epilogue.cuh), or split-K
+//    partials for the common reducer.
+// Products of a batch are grid.y, split-K ranges grid.z (common/tile_scheduler.cuh).
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -321,7 +322,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 
 template <TcMethod M, int kConsumers>
 __global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
-sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
+fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
   using T = FusedTraits<M, kConsumers>;
@@ -422,7 +423,7 @@ template <TcMethod M, int kConsumers>
 cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
   using T = FusedTraits<M, kConsumers>;
-  constexpr auto kernel = sm90_fused_kernel<M, kConsumers>;
+  constexpr auto kernel = fused_wgmma_kernel<M, kConsumers>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, T::kSmemBytes);
   if (err != cudaSuccess) return err;
   Problem p;

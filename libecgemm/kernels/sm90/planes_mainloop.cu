@@ -1,12 +1,12 @@
-// Hopper Tensor Core mainloop (wgmma, sm_90a) over the pre-split, K-major,
-// zero-padded operand planes that split_operands.cu writes.
+// The planes family's wgmma mainloop (sm_90a) over the pre-split, K-major, zero-padded
+// operand planes that the split pass (planes/split_pass.cu) writes.
 //
 // One CTA computes a 128 x 128 tile of C with three warpgroups: a producer that
 // streams 128-byte K slices of every plane into a ring of shared-memory stages with
 // the copy engine (TMA, 128-byte swizzle, completion on mbarriers), and two
 // consumers, each owning 64 rows x 128 columns, that issue m64n128 wgmmas.
 //
-// The consumers and the error correction are sm90_consumer.cuh's.
+// The consumers and the error correction are sm90/wgmma_consumer.cuh's.
 #include <cuda.h>  // CUtensorMap and its enums only: the encoder comes from the runtime
 #include <cuda_fp16.h>
 #include <cudaTypedefs.h>
@@ -27,7 +27,7 @@ namespace ecgemm::detail {
 namespace {
 
 constexpr int kConsumers = 2;                        // warpgroups issuing wgmma
-constexpr int kThreadsSm90 = 128 * (1 + kConsumers);
+constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kSliceBytes = kPadKBytes;              // one 128-byte swizzle row of K
 constexpr int kPlaneBytes = kTileM * kSliceBytes;    // 16 KB; kTileM == kTileN
 constexpr int kStageRing = 192 * 1024;               // shared memory for the stage ring
@@ -35,7 +35,7 @@ constexpr int kSmemAlign = 1024;                     // 128-byte swizzle atom
 static_assert(kTileM == kTileN && kTileM == 128, "one box shape serves A and B planes");
 
 template <TcMethod M>
-struct Sm90Traits {
+struct WgmmaTraits {
   static constexpr int kPlanes = uses_lo(M) ? 4 : 2;  // A_hi, B_hi [, A_lo, B_lo]
   static constexpr int kStageBytes = kPlanes * kPlaneBytes;
   static constexpr int kStages = kStageRing / kStageBytes;  // 3, or 6 for one pass
@@ -75,7 +75,7 @@ static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs kee
 template <TcMethod M>
 __device__ __forceinline__ void setup_ring(const PlaneMaps& maps, uint32_t full, uint32_t empty) {
   if (threadIdx.x == 0) {
-    init_stage_ring(full, empty, Sm90Traits<M>::kStages, 1, kConsumerWarps);
+    init_stage_ring(full, empty, WgmmaTraits<M>::kStages, 1, kConsumerWarps);
     fence_barrier_init();
     prefetch_tensor_map(&maps.a_hi);
     prefetch_tensor_map(&maps.b_hi);
@@ -86,7 +86,7 @@ __device__ __forceinline__ void setup_ring(const PlaneMaps& maps, uint32_t full,
 // Ring slot s's planes.
 template <TcMethod M>
 __device__ __forceinline__ StageLayout stage_at(uint32_t ring, uint32_t s) {
-  const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
+  const uint32_t base = ring + s * WgmmaTraits<M>::kStageBytes;
   return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
 }
 
@@ -96,7 +96,7 @@ template <TcMethod M>
 __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile, int64_t first,
                                         int64_t count, uint32_t ring, uint32_t full,
                                         uint32_t empty, uint64_t seq0 = 0) {
-  using T = Sm90Traits<M>;
+  using T = WgmmaTraits<M>;
   constexpr int kSliceElems = kSliceBytes / static_cast<int>(element_bytes(M));
   const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
   for (int64_t i = 0; i < count; ++i) {
@@ -160,10 +160,10 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 #endif  // ECGEMM_SM90A_DEVICE
 
 template <TcMethod M>
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+__global__ void __launch_bounds__(kThreads, 1)
+planes_wgmma_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  using T = Sm90Traits<M>;
+  using T = WgmmaTraits<M>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
@@ -191,7 +191,7 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     store_tile<M, false>(acc, p, tile, blockIdx.z, group - 1);
   }
 #elif defined(__CUDA_ARCH__)
-  __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
+  __trap();  // never launched: planes_wgmma_usable requires the sm_90a image
 #endif
 }
 
@@ -199,18 +199,18 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
 // Persistent CTAs (one an SM) walk the tiles and splits, so that a launch that returns
 // costs one wave, not the tiles' (an empty launch of every tile cost ~60 us at 4096^3 on
 // an H200), and each route keeps one body: both in one kernel ran 677 us against
-// halfhalf's 617 at 4096^3, 8x the warps stalled on instruction fetch (ncu,
-// bench/results/mma-2026-11-23/auto_tile_ncu.txt). A CTA's tiles continue one ring
-// sequence, so its producer loads the next tile while its consumers store this one.
-// H200, 4096^3, type-1 data: 629 us, as plain halfhalf's tiles, and 1.5 us for the
-// launch that returns (bench/results/auto-2026-11-23-persistent).
-// The plain kernel above keeps its own body: sharing AUTO's epilogue through a switch
-// measured 11-13% slower on epilogue-bound shapes (bench/results/auto-2026-11-23).
+// halfhalf's 617 at 4096^3, 8x the warps stalled on instruction fetch (ncu). A CTA's
+// tiles continue one ring sequence, so its producer loads the next tile while its
+// consumers store this one. H200, 4096^3, type-1 data: 629 us, as plain halfhalf's
+// tiles, and 1.5 us for the launch that returns. The plain kernel above keeps its own
+// body: sharing AUTO's epilogue through a switch measured 11-13% slower on
+// epilogue-bound shapes. (Measurements: bench/results/README.md.)
 template <TcMethod M>
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+__global__ void __launch_bounds__(kThreads, 1)
+planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
+                         const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  using T = Sm90Traits<M>;
+  using T = WgmmaTraits<M>;
   if (route_skipped(p.args.scale)) return;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
@@ -246,7 +246,7 @@ sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
                        });
   }
 #elif defined(__CUDA_ARCH__)
-  __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
+  __trap();  // never launched: planes_wgmma_usable requires the sm_90a image
 #endif
 }
 
@@ -271,12 +271,12 @@ bool encode_plane(CUtensorMap* map, TcMethod method, const char* plane, int64_t 
 template <TcMethod M>
 cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, int device,
                           cudaStream_t stream) {
-  constexpr auto kernel = sm90_tc_gemm_kernel<M>;
-  constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
+  constexpr auto kernel = planes_wgmma_kernel<M>;
+  constexpr int kSmem = WgmmaTraits<M>::kSmemBytes;
   const cudaError_t err = opt_in_shared_memory<kernel>(device, kSmem);
   if (err != cudaSuccess) return err;
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
-  return launch({grid, kThreadsSm90, kSmem, stream, true}, kernel, maps, p);
+  return launch({grid, kThreads, kSmem, stream, true}, kernel, maps, p);
 }
 
 // The tensor maps and the problem of one plan; false if a map cannot be encoded.
@@ -313,7 +313,7 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
 
 }  // namespace
 
-bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev) {
+bool planes_wgmma_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev) {
   (void)method;  // every mode has an sm90 kernel
 #if defined(ECGEMM_HAS_SM90A)
   // Tensor-map coordinates are 32-bit; the grid's x extent is 2^31 - 1 tiles.
@@ -322,15 +322,15 @@ bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const Device
   const int64_t tiles = (plan.m_pad / kTileM) * (plan.n_pad / kTileN);
   return dev.cc_major == 9 && dev.cc_minor == 0 && k_elems <= INT32_MAX && rows <= INT32_MAX &&
          tiles <= INT32_MAX && plan.splits <= 65535 && tensor_map_encoder() != nullptr &&
-         Sm90Traits<TcMethod::kTf32x3>::kSmemBytes <= dev.max_smem_per_block;
+         WgmmaTraits<TcMethod::kTf32x3>::kSmemBytes <= dev.max_smem_per_block;
 #else
   (void)plan, (void)dev;
   return false;
 #endif
 }
 
-cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+cudaError_t launch_planes_wgmma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                                char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     return launch_method<decltype(m)::value>(args, plan, ws, dev, stream);
   });
@@ -342,20 +342,20 @@ namespace {
 template <TcMethod M>
 cudaError_t launch_auto_route(const PlaneMaps& maps, const Problem& p, const DeviceInfo& dev,
                               cudaStream_t stream) {
-  constexpr auto kernel = sm90_tc_auto_kernel<M>;
-  constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
+  constexpr auto kernel = planes_wgmma_auto_kernel<M>;
+  constexpr int kSmem = WgmmaTraits<M>::kSmemBytes;
   const cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, kSmem);
   if (err != cudaSuccess) return err;
   const int64_t work = p.tiles_m * p.tiles_n * p.splits;
   const auto ctas = static_cast<unsigned>(work < dev.sm_count ? work : dev.sm_count);
-  return launch({ctas, kThreadsSm90, kSmem, stream}, kernel, maps, p);
+  return launch({ctas, kThreads, kSmem, stream}, kernel, maps, p);
 }
 
 }  // namespace
 
-cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
-                                      const GemmArgs& fallback, const TcWorkspace& tf32,
-                                      char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+cudaError_t launch_planes_wgmma_auto(const GemmArgs& scaled, const TcWorkspace& half,
+                                     const GemmArgs& fallback, const TcWorkspace& tf32,
+                                     char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   PlaneMaps half_maps, tf32_maps;
   Problem half_p, tf32_p;
   if (!describe<TcMethod::kHalfx3>(scaled, half, ws, &half_maps, &half_p) ||

@@ -1,7 +1,7 @@
 // The consumer warpgroups of the Hopper Tensor Core kernels: wgmma over K-major,
 // 128-byte-swizzled hi/lo stages in shared memory, with the paper's error correction,
-// and the epilogue. Shared by the plane-reading kernel (sm90_tc_gemm.cu) and the fused
-// kernel that splits in shared memory (sm90_fused_gemm.cu).
+// and the stage ring they read. Shared by the planes family's wgmma mainloop
+// (sm90/planes_mainloop.cu) and the fused_wgmma family (sm90/fused_wgmma.cu).
 //
 // Error correction (Ootomo & Yokota 2022): per wgmma k-step (k16 FP16, k8 TF32) hi·hi is
 // issued with scale-d = 0 into `product` and added to `promoted` with FP32
@@ -14,7 +14,6 @@
 
 #include <type_traits>
 
-#include "split.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/common/method.hpp"
 

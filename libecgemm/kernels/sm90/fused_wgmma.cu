@@ -464,17 +464,11 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
 }  // namespace
 
 bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev) {
-#if defined(ECGEMM_HAS_SM90A)
   // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
   constexpr int64_t kMaxCoord = INT32_MAX - 256;
-  return dev.cc_major == 9 && dev.cc_minor == 0 && args.k <= kMaxCoord &&
-         args.m <= kMaxCoord && args.n <= kMaxCoord && args.batch.count <= INT32_MAX &&
-         tensor_map_encoder() != nullptr &&
-         FusedTraits<TcMethod::kTf32x3, 2>::kSmemBytes <= dev.max_smem_per_block;
-#else
-  (void)args, (void)dev;
-  return false;
-#endif
+  return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
+         args.batch.count <= INT32_MAX &&
+         wgmma_usable(dev, FusedTraits<TcMethod::kTf32x3, 2>::kSmemBytes);
 }
 
 // Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with

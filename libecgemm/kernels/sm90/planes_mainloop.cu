@@ -315,18 +315,11 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
 
 bool planes_wgmma_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev) {
   (void)method;  // every mode has an sm90 kernel
-#if defined(ECGEMM_HAS_SM90A)
   // Tensor-map coordinates are 32-bit; the grid's x extent is 2^31 - 1 tiles.
-  const int64_t k_elems = plan.k_pad;
   const int64_t rows = plan.m_pad > plan.n_pad ? plan.m_pad : plan.n_pad;
   const int64_t tiles = (plan.m_pad / kTileM) * (plan.n_pad / kTileN);
-  return dev.cc_major == 9 && dev.cc_minor == 0 && k_elems <= INT32_MAX && rows <= INT32_MAX &&
-         tiles <= INT32_MAX && plan.splits <= 65535 && tensor_map_encoder() != nullptr &&
-         WgmmaTraits<TcMethod::kTf32x3>::kSmemBytes <= dev.max_smem_per_block;
-#else
-  (void)plan, (void)dev;
-  return false;
-#endif
+  return plan.k_pad <= INT32_MAX && rows <= INT32_MAX && tiles <= INT32_MAX &&
+         plan.splits <= 65535 && wgmma_usable(dev, WgmmaTraits<TcMethod::kTf32x3>::kSmemBytes);
 }
 
 cudaError_t launch_planes_wgmma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,

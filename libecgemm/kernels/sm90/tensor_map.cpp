@@ -17,4 +17,14 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encoder;
 }
 
+bool wgmma_usable(const DeviceInfo& dev, int smem_bytes) {
+#if defined(ECGEMM_HAS_SM90A)
+  return dev.cc_major == 9 && dev.cc_minor == 0 && tensor_map_encoder() != nullptr &&
+         smem_bytes <= dev.max_smem_per_block;
+#else
+  (void)dev, (void)smem_bytes;
+  return false;
+#endif
+}
+
 }  // namespace ecgemm::detail

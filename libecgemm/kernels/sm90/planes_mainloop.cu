@@ -54,13 +54,6 @@ struct Problem {
   int64_t m_pad, n_pad;
   float* partials;  // split-K only
   GemmArgs args;
-
-  // The K slices of split `split`: `*first` on, the count returned. Trailing splits may
-  // own none; they still write their (zero) partials.
-  __device__ __forceinline__ int64_t slices(int64_t split, int64_t* first) const {
-    *first = split * slices_per_split;
-    return max(int64_t(0), min(k_slices, *first + slices_per_split) - *first);
-  }
 };
 
 #if defined(ECGEMM_SM90A_DEVICE)
@@ -69,6 +62,13 @@ using namespace sm90;
 constexpr int kConsumerWarps = 4 * kConsumers;       // arrivals that free a stage
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128 * (40 + 2 * 232) <= 64 K
 static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs keep the atom");
+
+// The K slices of split `split`: `*first` on, the count returned. Trailing splits may own
+// none; they still write their (zero) partials.
+__device__ __forceinline__ int64_t split_slices(const Problem& p, int64_t split, int64_t* first) {
+  *first = split * p.slices_per_split;
+  return max(int64_t(0), min(p.k_slices, *first + p.slices_per_split) - *first);
+}
 
 // Thread 0 sets up the CTA's stage ring (the producer's arrival and the copy bytes fill a
 // slot) and prefetches the hi planes' tensor maps; then the CTA's first barrier.
@@ -170,7 +170,7 @@ planes_wgmma_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
   const Tile tile = raster_tile(p.tiles_m, p.tiles_n, kTileM, kTileN);
   int64_t first;
-  const int64_t count = p.slices(blockIdx.z, &first);
+  const int64_t count = split_slices(p, blockIdx.z, &first);
   setup_ring<M>(maps, full, empty);
   // Launched as a dependent of the split pass: the setup above overlapped its tail; the
   // planes are read (and C, the partials written) only after it finished.
@@ -225,7 +225,7 @@ planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
     for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
                        [&](const Tile& tile, int64_t split) {
                          int64_t first;
-                         const int64_t count = p.slices(split, &first);
+                         const int64_t count = split_slices(p, split, &first);
                          produce<M>(maps, tile, first, count, ring, full, empty, seq);
                          seq += count;
                        });
@@ -235,7 +235,7 @@ planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
     for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
                        [&](const Tile& tile, int64_t split) {
                          int64_t first;
-                         const int64_t count = p.slices(split, &first);
+                         const int64_t count = split_slices(p, split, &first);
                          Accumulators acc;
 #pragma unroll
                          for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/gemm_args.hpp"
 #include "kernels/common/method.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 

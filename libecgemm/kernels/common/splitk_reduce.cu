@@ -1,7 +1,7 @@
 // The split-K reducer (splitk_reduce.hpp): one kernel per order of addition, each
 // applying the shared epilogue.
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "split.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/planes/parts.hpp"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {

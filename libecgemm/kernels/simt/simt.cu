@@ -15,12 +15,12 @@
 // planes in a fixed order (deterministic) and applies alpha, beta.
 #include <algorithm>
 
-#include "kernels/simt_fp32.hpp"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
+#include "kernels/simt_fp32.hpp"
 
 namespace ecgemm::detail {
 namespace {

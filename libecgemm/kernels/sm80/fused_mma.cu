@@ -27,16 +27,16 @@
 #include <cstring>
 #include <type_traits>
 
-#include "split.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/common/method.hpp"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_scheduler.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/sm80_fused.hpp"
-#include "kernels/common/splitk_plan.hpp"
-#include "kernels/common/splitk_reduce.hpp"
-#include "kernels/common/method.hpp"
-#include "kernels/common/tile_scheduler.cuh"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {

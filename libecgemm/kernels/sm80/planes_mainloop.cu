@@ -9,10 +9,10 @@
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/planes/parts.hpp"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
-#include "kernels/planes/parts.hpp"
-#include "kernels/common/tile_scheduler.cuh"
 #include "split.cuh"
 
 namespace ecgemm::detail {

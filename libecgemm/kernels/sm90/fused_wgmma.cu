@@ -21,16 +21,16 @@
 #include <climits>
 #include <utility>
 
-#include "split.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
-#include "kernels/sm90/wgmma_consumer.cuh"
-#include "kernels/sm90_fused.hpp"
+#include "kernels/common/tile_scheduler.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
-#include "kernels/common/splitk_plan.hpp"
-#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/sm90/wgmma_consumer.cuh"
+#include "kernels/sm90_fused.hpp"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {

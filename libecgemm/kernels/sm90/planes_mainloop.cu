@@ -14,14 +14,14 @@
 #include <climits>
 #include <type_traits>
 
-#include "split.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
-#include "kernels/sm90/wgmma_consumer.cuh"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/planes/parts.hpp"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
-#include "kernels/planes/parts.hpp"
-#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/sm90/wgmma_consumer.cuh"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {

@@ -14,8 +14,8 @@
 
 #include <type_traits>
 
-#include "kernels/sm90/ptx.cuh"
 #include "kernels/common/method.hpp"
+#include "kernels/sm90/ptx.cuh"
 
 #if defined(ECGEMM_SM90A_DEVICE)
 namespace ecgemm::detail::sm90 {

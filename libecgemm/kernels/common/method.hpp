@@ -1,11 +1,13 @@
-// The Tensor Core methods (one per mode that uses the Tensor Cores) and which products
-// each computes: what every Tensor Core family is templated on.
+// The Tensor Core methods (one per mode that uses the Tensor Cores), which products each
+// computes and which split it stores: what every Tensor Core family is templated on.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <type_traits>
+
+#include "split.cuh"
 
 namespace ecgemm::detail {
 
@@ -50,6 +52,15 @@ constexpr Scheme scheme_of(TcMethod m) {
   return m == TcMethod::kMarkidis ? Scheme::kFourProducts
          : uses_lo(m)             ? Scheme::kCorrected
                                   : Scheme::kOnePass;
+}
+
+// The split a method stores: TF32 parts, FP16 parts with lo scaled by 2^11, or
+// Markidis's unscaled FP16 parts (split.cuh: the one definition of the numerics).
+template <TcMethod M>
+ECGEMM_HD SplitValue split_for(float x) {
+  if constexpr (M == TcMethod::kTf32x3 || M == TcMethod::kTf32x1) return split_tf32(x);
+  else if constexpr (M == TcMethod::kMarkidis) return split_markidis(x);
+  else return split_half(x);
 }
 
 }  // namespace ecgemm::detail

@@ -10,25 +10,24 @@
 namespace ecgemm::detail {
 namespace {
 
-// kSerial walks C as a 2-D grid: x over blocks of rows (coalesced
-// in the column-major planes), y over columns; a flat index split by 64-bit division
-// per element made it compute-bound (1024^3, two planes: 7.9 us, and 33 us for the
-// grouped kernel below).
-constexpr int kColumnThreads = 256;
+// kSerial walks C as a 2-D grid: x over blocks of rows (coalesced in the column-major
+// planes), y over columns; a flat index split by 64-bit division per element made it
+// compute-bound (1024^3, two planes: 7.9 us, and 33 us for kRuns's kernel).
+constexpr int kSerialThreads = 256;
 constexpr int64_t kMaxGridY = 65535;
 
-dim3 column_grid(int64_t m, int64_t n) {
-  return dim3(static_cast<unsigned>((m + kColumnThreads - 1) / kColumnThreads),
+dim3 serial_grid(int64_t m, int64_t n) {
+  return dim3(static_cast<unsigned>((m + kSerialThreads - 1) / kSerialThreads),
               static_cast<unsigned>(std::min(n, kMaxGridY)));
 }
 
-__global__ void __launch_bounds__(kColumnThreads)
-reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
+__global__ void __launch_bounds__(kSerialThreads)
+reduce_serial_kernel(const float* __restrict__ partials, int splits, int64_t m_pad,
                      int64_t n_pad, GemmArgs args) {
   wait_for_prior_grids();  // the mainloop's partials
   if (route_skipped(args.scale)) return;  // AUTO: the other route runs
   const Epilogue epi = Epilogue::of(args.scalars, true);
-  const int64_t row = blockIdx.x * static_cast<int64_t>(kColumnThreads) + threadIdx.x;
+  const int64_t row = blockIdx.x * static_cast<int64_t>(kSerialThreads) + threadIdx.x;
   if (row >= args.m) return;
   for (int64_t col = blockIdx.y; col < args.n; col += gridDim.y) {
     float sum = 0.0f;
@@ -39,32 +38,33 @@ reduce_splits_kernel(const float* __restrict__ partials, int splits, int64_t m_p
 
 // kRuns: 32 outputs per block, 8 warps each adding a contiguous eighth of the planes in
 // order, then a fixed tree over the eight sums.
-constexpr int kReduceThreads = 256;
-constexpr int kReduceOutputs = 32;
-constexpr int kReduceGroups = kReduceThreads / kReduceOutputs;
+constexpr int kRunsThreads = 256;
+constexpr int kRunsOutputs = 32;
+constexpr int kRunsGroups = kRunsThreads / kRunsOutputs;
 
-__global__ void __launch_bounds__(kReduceThreads)
-reduce_partials_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
-  __shared__ float sums[kReduceGroups][kReduceOutputs];
+__global__ void __launch_bounds__(kRunsThreads)
+reduce_runs_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
+  __shared__ float sums[kRunsGroups][kRunsOutputs];
   wait_for_prior_grids();
-  const int lane = threadIdx.x % kReduceOutputs, group = threadIdx.x / kReduceOutputs;
+  const int lane = threadIdx.x % kRunsOutputs, group = threadIdx.x / kRunsOutputs;
   const int64_t plane = args.m * args.n;
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kReduceOutputs + lane;
+  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kRunsOutputs + lane;
   float sum = 0.0f;
   if (idx < plane) {
-    const int first = splits * group / kReduceGroups, last = splits * (group + 1) / kReduceGroups;
+    const int first = splits * group / kRunsGroups, last = splits * (group + 1) / kRunsGroups;
 #pragma unroll 4
     for (int s = first; s < last; ++s) sum += partials[s * plane + idx];
   }
   sums[group][lane] = sum;
   __syncthreads();
 #pragma unroll
-  for (int width = kReduceGroups / 2; width > 0; width /= 2) {
+  for (int width = kRunsGroups / 2; width > 0; width /= 2) {
     if (group < width) sums[group][lane] += sums[group + width][lane];
     __syncthreads();
   }
   if (group == 0 && idx < plane)
-    Epilogue::of(args.scalars, true).store(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane]);
+    Epilogue::of(args.scalars, true)
+        .store(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane]);
 }
 
 // kLanes: G threads per output add its partials (contiguous), strided and then by a
@@ -115,10 +115,10 @@ cudaError_t launch_splitk_reduce(const GemmArgs& args, const Partials& p, cudaSt
       if (p.splits < kManySplits) break;  // kSerial's kernel
       if (p.rows != args.m || p.cols != args.n) return cudaErrorInvalidValue;
       {
-        const int64_t blocks = (args.m * args.n + kReduceOutputs - 1) / kReduceOutputs;
+        const int64_t blocks = (args.m * args.n + kRunsOutputs - 1) / kRunsOutputs;
         if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
-        return launch({static_cast<unsigned>(blocks), kReduceThreads, 0, stream, dependent},
-                      reduce_partials_kernel, p.data, p.splits, args);
+        return launch({static_cast<unsigned>(blocks), kRunsThreads, 0, stream, dependent},
+                      reduce_runs_kernel, p.data, p.splits, args);
       }
     case SplitOrder::kLanes: {
       const int64_t outputs = args.m * args.n;
@@ -131,8 +131,8 @@ cudaError_t launch_splitk_reduce(const GemmArgs& args, const Partials& p, cudaSt
     }
     case SplitOrder::kSerial: break;
   }
-  return launch({column_grid(args.m, args.n), kColumnThreads, 0, stream, dependent},
-                reduce_splits_kernel, p.data, p.splits, p.rows, p.cols, args);
+  return launch({serial_grid(args.m, args.n), kSerialThreads, 0, stream, dependent},
+                reduce_serial_kernel, p.data, p.splits, p.rows, p.cols, args);
 }
 
 }  // namespace ecgemm::detail

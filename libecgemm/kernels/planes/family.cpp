@@ -58,8 +58,8 @@ cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* w
       planes_wgmma_usable(TcMethod::kTf32x3, plan.tf32, dev))
     return launch_planes_wgmma_auto(scaled, plan.half, fallback, plan.tf32, ws, dev, stream);
   // mma.sync: the mainloop (and split-K reduction) of the route not taken returns at once.
-  if ((err = launch_mainloop(TcMethod::kHalfx3, scaled, plan.half, ws, dev, stream)) != cudaSuccess)
-    return err;
+  err = launch_mainloop(TcMethod::kHalfx3, scaled, plan.half, ws, dev, stream);
+  if (err != cudaSuccess) return err;
   return launch_mainloop(TcMethod::kTf32x3, fallback, plan.tf32, ws, dev, stream);
 }
 

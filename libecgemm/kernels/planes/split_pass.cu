@@ -101,15 +101,6 @@ __device__ __forceinline__ void load_tile(const Source& s, int64_t r0, int64_t k
   }
 }
 
-// The split a method stores: TF32 parts, FP16 parts with lo scaled by 2^11, or
-// Markidis's unscaled FP16 parts (split.cuh: the one definition of the numerics).
-template <TcMethod M>
-__device__ __forceinline__ SplitValue split_for(float x) {
-  if constexpr (M == TcMethod::kTf32x3 || M == TcMethod::kTf32x1) return split_tf32(x);
-  else if constexpr (M == TcMethod::kMarkidis) return split_markidis(x);
-  else return split_half(x);
-}
-
 // Two FP16 splits: packed conversions where both values are plain (split.cuh), else
 // split_for per value, so that Inf, NaN and overflow keep their exact bits.
 template <TcMethod M>

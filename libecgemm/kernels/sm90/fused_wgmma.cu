@@ -357,8 +357,7 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
     claim_registers<T::kConsumerRegs>();
     const int consumer = group - T::kTransformGroups;
     Accumulators acc;
-#pragma unroll
-    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+    acc.clear();
     const uint32_t ring = smem_addr + kStagingUnits * T::kStagingBytes;
     auto stage = [ring](uint32_t s) {
       const uint32_t base = ring + s * T::kStageBytes;

@@ -184,8 +184,7 @@ planes_wgmma_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   } else {
     claim_registers<kConsumerRegs>();
     Accumulators acc;
-#pragma unroll
-    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+    acc.clear();
     auto stage = [ring](uint32_t s) { return stage_at<M>(ring, s); };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
     store_tile<M, false>(acc, p, tile, blockIdx.z, group - 1);
@@ -237,8 +236,7 @@ planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
                          int64_t first;
                          const int64_t count = split_slices(p, split, &first);
                          Accumulators acc;
-#pragma unroll
-                         for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+                         acc.clear();
                          consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq,
                                                 true);
                          store_tile<M, true>(acc, p, tile, split, group - 1);

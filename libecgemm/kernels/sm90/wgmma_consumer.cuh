@@ -33,6 +33,10 @@ constexpr int kPromoteSteps = 1;
 struct Accumulators {
   float promoted[64];    // hi·hi (RN-promoted for the corrected modes), or the only one
   float correction[64];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+  __device__ __forceinline__ void clear() {
+#pragma unroll
+    for (int x = 0; x < 64; ++x) promoted[x] = correction[x] = 0.0f;
+  }
 };
 
 // Where one stage's planes start (shared-memory addresses); B is 128 rows, A is the

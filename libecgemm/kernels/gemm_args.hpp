@@ -1,4 +1,4 @@
-// What dispatch hands to a kernel family: one validated, non-degenerate GEMM.
+// What the planner hands to a kernel family: one validated, non-degenerate GEMM.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -20,7 +20,7 @@ struct MmaFusedPlan {
   size_t bytes = 0;     // workspace: splits planes of m x n partial sums, unless clustered
   // Whether every split's k is short enough for the kernel's one FP32 accumulator per
   // output (a product added each k-step) to stay FP32-class: false where the workspace
-  // cap (or a batch, which is not split) leaves longer ones; dispatch then goes elsewhere.
+  // cap (or a batch, which is not split) leaves longer ones; the planner then goes elsewhere.
   bool fits = true;
 };
 

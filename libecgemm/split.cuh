@@ -1,4 +1,4 @@
-// The one definition of ecgemm's split numerics (DESIGN.md §1), compiled for the
+// The one definition of ecgemm's split numerics (docs/numerics.md), compiled for the
 // kernels and for the host (tests and the Python numerics lab use the host build).
 #pragma once
 
@@ -107,7 +107,7 @@ ECGEMM_HD float fp16_rn(float x) {
 #endif
 }
 
-// hi and lo of one FP32 value per DESIGN.md §1. Non-finite x, or a hi that
+// hi and lo of one FP32 value (docs/numerics.md). Non-finite x, or a hi that
 // overflowed, gets lo = 0: Inf - Inf would otherwise turn an Inf input into NaN.
 // Whether split_tf32_plain gives split_tf32's result: x finite, its rounding too.
 ECGEMM_HD bool tf32_plain(float x) { return (float_bits(x) & 0x7fffffffu) < kTf32PlainMagnitude; }

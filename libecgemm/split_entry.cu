@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "internal.h"
+#include "kernels/common/launch.cuh"
 #include "split.cuh"
 
 namespace {
@@ -75,8 +76,8 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_split_device(ecgemmSplitMethod_t metho
   if (!valid_method(method)) return ECGEMM_STATUS_INVALID_VALUE;
   if (n == 0) return ECGEMM_STATUS_SUCCESS;
   if (x == nullptr || hi == nullptr || lo == nullptr) return ECGEMM_STATUS_INVALID_VALUE;
-  split_kernel<<<256, 256>>>(method, x, hi, lo, n);
-  if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
+  if (ecgemm::detail::launch({256, 256}, split_kernel, method, x, hi, lo, n) != cudaSuccess ||
+      cudaDeviceSynchronize() != cudaSuccess)
     return ECGEMM_STATUS_EXECUTION_FAILED;
   return ECGEMM_STATUS_SUCCESS;
 }

@@ -1,4 +1,4 @@
-// What dispatch hands to a kernel family: one validated, non-degenerate GEMM.
+// What the planner hands to a kernel family: one validated, non-degenerate GEMM.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,8 +9,8 @@
 namespace ecgemm::detail {
 
 // alpha/beta: read from `device_*` when non-null (device pointer mode), else the
-// host values. Kernels resolve them on the device, so a device-side alpha = 0 or
-// beta = 0 keeps the BLAS meaning (A·B not used, C not read).
+// host values. Kernels resolve them on the device (common/epilogue.cuh), so a
+// device-side alpha = 0 or beta = 0 keeps the BLAS meaning (A·B not used, C not read).
 struct Scalars {
   float alpha = 1.0f;
   float beta = 0.0f;
@@ -18,27 +18,14 @@ struct Scalars {
   const float* device_beta = nullptr;
 };
 
-#if defined(__CUDACC__)
-__device__ __forceinline__ float resolve_alpha(const Scalars& s) {
-  return s.device_alpha ? *s.device_alpha : s.alpha;
-}
-__device__ __forceinline__ float resolve_beta(const Scalars& s) {
-  return s.device_beta ? *s.device_beta : s.beta;
-}
-// C[i,j] = alpha * acc + beta * C[i,j], with BLAS's zero rules.
-__device__ __forceinline__ void store_epilogue(float* c, float acc, float alpha, float beta) {
-  const float ab = alpha == 0.0f ? 0.0f : alpha * acc;
-  *c = beta == 0.0f ? ab : ab + beta * *c;
-}
-#endif
-
-// ECGEMM_MODE_AUTO (kernels/auto_scale.hpp) launches both of its routes and the device
+// ECGEMM_MODE_AUTO (planes/auto_scale.hpp) launches both of its routes and the device
 // picks one: its route word says halfhalf's products of the scaled operands (0),
 // tf32tf32's of the scaled operands (a row or column too wide for FP16) or tf32tf32's of
 // the operands as they are (NaN/Inf present: scaling could turn a finite product into
 // Inf and Inf into NaN). A launch for the route not taken returns at once. Row i of
 // op(A) was split as x * 2^row_exp[i] and column j of op(B) as x * 2^col_exp[j] unless
-// the word says unscaled; the epilogue undoes it. All null: a call without AUTO.
+// the word says unscaled; the epilogue undoes it (common/epilogue.cuh). All null: a
+// call without AUTO.
 constexpr int kAutoScaledRoute = 0;
 constexpr int kAutoWideRoute = 1;
 constexpr int kAutoUnscaledRoute = 2;
@@ -48,22 +35,6 @@ struct AutoScale {
   const int* route = nullptr;
   bool on_fallback = false;  // this launch computes tf32tf32's products (routes 1 and 2)
 };
-
-#if defined(__CUDACC__)
-__device__ __forceinline__ bool route_skipped(const AutoScale& s) {
-  return s.route != nullptr && ((*s.route != kAutoScaledRoute) != s.on_fallback);
-}
-// v * 2^e: exact while the result is a normal FP32 number, one rounding (to a subnormal,
-// zero or Inf) where it is not, as an FP32 GEMM rounds such a result. One multiply where
-// 2^e is a float, ldexpf beyond.
-__device__ __forceinline__ float times_pow2(float v, int e) {
-  return e >= -126 && e <= 127 ? v * __int_as_float((e + 127) << 23) : ldexpf(v, e);
-}
-__device__ __forceinline__ float unscale(const AutoScale& s, int64_t row, int64_t col, float v) {
-  if (s.row_exp == nullptr || *s.route == kAutoUnscaledRoute) return v;
-  return times_pow2(v, -(s.row_exp[row] + s.col_exp[col]));
-}
-#endif
 
 // A batch of `count` products that share m, n, k, ld and the scalars. Product z reads
 // a + z * stride_a (strided form) or a_array[z] (pointer-array form: the arrays live
@@ -80,9 +51,6 @@ struct Batch {
   constexpr bool batched() const { return count > 1 || pointer_array(); }
 };
 
-// Products per launch along grid.y (CUDA caps it at 65535); larger batches take several.
-constexpr int64_t kMaxBatchPerLaunch = 65535;
-
 // C (m x n, column-major) = alpha * op(A) * op(B) + beta * C with m, n, k >= 1.
 struct GemmArgs {
   bool trans_a = false;  // op(A) = A^T; A is stored k x m
@@ -98,6 +66,19 @@ struct GemmArgs {
   Batch batch;
   AutoScale scale;
 };
+
+// op(A) as m x k, or op(B)^T as n x k, in the caller's layout: element (r, kk) is
+// p[r * stride_r + kk * stride_k], one of the two strides being 1.
+struct OperandView {
+  const float* p;
+  int64_t stride_r, stride_k, rows;
+};
+inline OperandView view_a(const GemmArgs& g) {
+  return {g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
+}
+inline OperandView view_b(const GemmArgs& g) {
+  return {g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
+}
 
 #if defined(__CUDACC__)
 // Operand pointers of product z of a (possibly batched) call.

@@ -1,6 +1,7 @@
+// What a call with k = 0 or alpha = 0 runs instead of a family (no product to add).
 #pragma once
 
-#include "gemm_args.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 // C = beta * C over the m x n part (k = 0 or alpha = 0); beta = 0 writes zeros unread.

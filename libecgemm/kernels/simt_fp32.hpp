@@ -1,11 +1,11 @@
-// The FP32 SIMT family: ECGEMM_MODE_FP32, and the corrected modes' route on shapes
+// The simt family (FP32 SIMT): ECGEMM_MODE_FP32, and the corrected modes' route on shapes
 // where pre-splitting the operands for the Tensor Cores costs more than it saves.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "gemm_args.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 

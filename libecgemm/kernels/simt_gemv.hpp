@@ -1,14 +1,15 @@
-// GEMV-like products: one side of C at most kGemvMaxWidth wide (1 x k x n, m x k x 1,
-// and a few vectors at once). They are memory-bound on the one large operand, so the
-// Tensor Cores cannot help and a tiled GEMM wastes its tile on the thin side: these
-// kernels read the large operand once, with wide loads and enough of them in flight to
-// reach DRAM bandwidth, in FP32 (the corrected modes' accuracy, SGEMM's or better).
+// The gemv family: GEMV-like products, one side of C at most kGemvMaxWidth wide (1 x k x n,
+// m x k x 1, and a few vectors at once). They are memory-bound on the one large operand,
+// so the Tensor Cores cannot help and a tiled GEMM wastes its tile on the thin side:
+// these kernels read the large operand once, with wide loads and enough of them in
+// flight to reach DRAM bandwidth, in FP32 (the corrected modes' accuracy, SGEMM's or
+// better).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "gemm_args.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 
@@ -34,7 +35,7 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
                         size_t max_bytes = SIZE_MAX);
 
 // Any transpose, ld and alignment (16-byte loads where the large operand allows them).
-// Split-K adds up in a second kernel, a dependent launch (dependent_launch.cuh) on cc >= 9.0.
+// Split-K adds up in a second kernel, a dependent launch (common/launch.cuh) on cc >= 9.0.
 cudaError_t launch_simt_gemv(const GemmArgs& args, const GemvPlan& plan, void* workspace,
                              const DeviceInfo& dev, cudaStream_t stream);
 

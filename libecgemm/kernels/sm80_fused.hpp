@@ -1,13 +1,13 @@
-// The fused mma.sync family (sm_80 and newer): FP32 tiles of op(A) and op(B) staged in
-// shared memory, split into hi/lo in registers as each warp reads its fragments. No
+// The fused_mma family (mma.sync, sm_80 and newer): FP32 tiles of op(A) and op(B) staged
+// in shared memory and split into hi/lo there, once per value (split inside the CTA). No
 // planes: the only workspace is split-K partials. Host-side planning and launch.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "gemm_args.hpp"
-#include "tc_config.hpp"
+#include "kernels/common/method.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 
@@ -20,7 +20,7 @@ struct MmaFusedPlan {
   size_t bytes = 0;     // workspace: splits planes of m x n partial sums, unless clustered
   // Whether every split's k is short enough for the kernel's one FP32 accumulator per
   // output (a product added each k-step) to stay FP32-class: false where the workspace
-  // cap (or a batch, which is not split) leaves longer ones; dispatch then goes elsewhere.
+  // cap (or a batch, which is not split) leaves longer ones; the planner then goes elsewhere.
   bool fits = true;
 };
 

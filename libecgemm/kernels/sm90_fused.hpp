@@ -1,12 +1,12 @@
-// The fused Hopper Tensor Core family (sm_90a): splits op(A) and op(B) inside the
-// kernel, so the only workspace is split-K partials. Host-side planning and launch.
+// The fused_wgmma family (sm_90a): splits op(A) and op(B) inside the CTA, so the only
+// workspace is split-K partials. Host-side planning and launch.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "gemm_args.hpp"
-#include "tc_config.hpp"
+#include "kernels/common/method.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 

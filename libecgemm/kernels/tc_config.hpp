@@ -1,46 +1,16 @@
-// The Tensor Core family: which products a mode computes, the tile shape, and the
-// workspace that holds the pre-split operands (host-side planning, no kernels).
+// The planes family: a split pass writes the operands' hi/lo planes to the workspace,
+// then a Tensor Core mainloop reads them. Its tile shape, its workspace plan, and its
+// entry points (planes/parts.hpp holds its parts' declarations).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
-#include "auto_scale.hpp"
-#include "gemm_args.hpp"
+#include "kernels/common/method.hpp"
+#include "kernels/gemm_args.hpp"
+#include "kernels/planes/auto_scale.hpp"
 
 namespace ecgemm::detail {
-
-enum class TcMethod {
-  kTf32x3,    // tf32tf32: hi·hi promoted with an FP32 RN add, lo·hi + hi·lo in the TC
-  kHalfx3,    // halfhalf: the same on FP16 parts, lo scaled by 2^11
-  kTf32x1,    // one TF32 pass
-  kHalfx1,    // one FP16 pass
-  kMarkidis,  // FP16 parts, unscaled lo, all four products accumulated inside the TC
-};
-
-// Calls f(std::integral_constant<TcMethod, M>{}) for the run-time `method`: the one
-// switch behind every kernel family that is templated on the method.
-template <typename F>
-cudaError_t visit_method(TcMethod method, F&& f) {
-  using std::integral_constant;
-  switch (method) {
-    case TcMethod::kTf32x3: return f(integral_constant<TcMethod, TcMethod::kTf32x3>{});
-    case TcMethod::kHalfx3: return f(integral_constant<TcMethod, TcMethod::kHalfx3>{});
-    case TcMethod::kTf32x1: return f(integral_constant<TcMethod, TcMethod::kTf32x1>{});
-    case TcMethod::kHalfx1: return f(integral_constant<TcMethod, TcMethod::kHalfx1>{});
-    case TcMethod::kMarkidis: return f(integral_constant<TcMethod, TcMethod::kMarkidis>{});
-  }
-  return cudaErrorInvalidValue;
-}
-
-constexpr bool uses_half(TcMethod m) {
-  return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis;
-}
-constexpr bool uses_lo(TcMethod m) {
-  return m == TcMethod::kTf32x3 || m == TcMethod::kHalfx3 || m == TcMethod::kMarkidis;
-}
-constexpr size_t element_bytes(TcMethod m) { return uses_half(m) ? 2 : 4; }
 
 // Output tile of both mainloops. K is counted in bytes of the stored operand so that
 // FP16 and TF32 share one shared-memory layout and one ldmatrix / wgmma pattern;
@@ -52,8 +22,6 @@ constexpr int kTileKBytes = 64;
 // swizzle): K is padded to it (32 TF32 or 64 FP16 values; the split pass writes the
 // padding's zeros).
 constexpr int kPadKBytes = 128;
-
-constexpr int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
 // Offsets into the workspace, all 256-byte aligned.
 struct TcWorkspace {
@@ -67,38 +35,6 @@ struct TcWorkspace {
 // (the planner checks `bytes` against its cap).
 TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                               size_t max_bytes = SIZE_MAX);
-
-// Splits op(A) and op(B) into K-major, zero-padded hi/lo planes in the workspace.
-cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                  char* workspace, cudaStream_t stream);
-
-// AUTO's split (auto_scale.hpp): one launch per operand writes halfhalf's planes (layout
-// `half`) or tf32tf32's (`tf32`) of the scaled rows, as the device's route word says.
-cudaError_t launch_split_auto(const GemmArgs& args, const TcWorkspace& half,
-                              const TcWorkspace& tf32, const int* route, char* workspace,
-                              cudaStream_t stream);
-
-// mma.sync mainloop over the split planes (+ split-K reduction when planned).
-cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* workspace, const DeviceInfo& dev, cudaStream_t stream);
-
-// wgmma mainloop (sm_90a) over the same planes (+ split-K reduction when planned).
-// Usable only where the sm_90a code was built, the GPU is cc 9.0 and the driver
-// gives out the tensor-map encoder; otherwise the family takes the sm80 mainloop.
-bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev);
-cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* workspace, const DeviceInfo& dev, cudaStream_t stream);
-
-// AUTO's two routes (auto_scale.hpp) in one wgmma launch: halfhalf's plan `half` or
-// tf32tf32's plan `tf32`, as the device's route word says (+ split-K reductions).
-cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
-                                      const GemmArgs& fallback, const TcWorkspace& tf32,
-                                      char* workspace, const DeviceInfo& dev, cudaStream_t stream);
-
-// Adds the split-K partial planes in a fixed order and applies alpha, beta. `overlap`:
-// launched as a programmatic dependent of the mainloop before it (dependent_launch.cuh).
-cudaError_t launch_splitk_reduce(const GemmArgs& args, const TcWorkspace& plan,
-                                 const char* workspace, cudaStream_t stream, bool overlap = false);
 
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,

@@ -1,26 +1,25 @@
-// The fused mma.sync family (sm_80 and newer; sm80_fused.hpp). A CTA of four warps owns
-// a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels of op(A)
-// and op(B)^T into shared memory in the caller's layout (its contiguous index stays
-// contiguous, so 16-byte chunks copy straight through, zero-filled at the edges; one
-// FP32 stage, refilled while the products of the previous one run); the CTA splits each value once
-// (split.cuh, bit for bit the plane family's split) into hi/lo K-major rows; the warps
-// read those with ldmatrix and issue three products per fragment pair as
-// sm80_tc_gemm.cu does: hi·hi with a zero accumulator, added by an FP32 add
-// (round-to-nearest; the Tensor Core's own accumulation truncates), lo·hi + hi·lo
-// accumulated in the Tensor Core, where their small magnitude makes truncation harmless.
+// The fused_mma family (mma.sync, sm_80 and newer; split inside the CTA). A CTA of four
+// warps owns a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels
+// of op(A) and op(B)^T into shared memory in the caller's layout (its contiguous index
+// stays contiguous, so 16-byte chunks copy straight through, zero-filled at the edges;
+// one FP32 stage, refilled while the products of the previous one run); the CTA splits
+// each value once (split.cuh, bit for bit the planes family's split) into hi/lo K-major
+// rows; the warps read those with ldmatrix and issue each method's products
+// (mma_products, sm80/fragments.cuh).
 // (H200, 4096 x 64^3 tf32tf32, torch.bmm 0.093 ms: splitting in each warp as it read its
 // fragments, from FP32, split every value twice, 0.169 ms; splitting once but testing
 // each value for split.cuh's special cases inside the loop left ~6 branches a value,
 // 0.132; one test a run, as below, 0.095; one FP32 stage instead of two, which leaves room
-// for four CTAs an SM instead of three, 0.085: bench/results/mma-2026-11-23.)
+// for four CTAs an SM instead of three, 0.085: bench/results/README.md.)
 //
-// The tile is small on purpose: this family serves what the plane and wgmma families
-// cannot fill the GPU with (batches of small products; small outputs with a long k, by
-// split-K), where a pass writing planes costs more than the products (dispatch.cpp).
-// Without the wgmma families it is the only Tensor Core route for batches, so it also
-// runs the one-pass modes and Markidis (their products as sm80_tc_gemm.cu issues them).
-// Split-K reduces in a thread-block cluster on sm_90 where the splits fit one (no second
-// launch: it decides small products' GPU time), elsewhere through partials.
+// The tile is small on purpose: this family serves what the planes and fused_wgmma
+// families cannot fill the GPU with (batches of small products; small outputs with a
+// long k, by split-K), where a pass writing planes costs more than the products
+// (docs/architecture.md: the planner). Without the wgmma families it is the only Tensor
+// Core route for batches, so it also runs the one-pass modes and Markidis. Split-K
+// reduces in a thread-block cluster on sm_90 where the splits fit one (no second launch:
+// it decides small products' GPU time), elsewhere through partials and the common
+// reducer.
 #include <cooperative_groups.h>
 #include <cuda_fp16.h>
 
@@ -28,14 +27,16 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "kernel_attributes.hpp"
-#include "mma_frags.cuh"
-#include "mma_sm80.cuh"
-#include "sm80_fused.hpp"
-#include "splitk_reduce.hpp"
-#include "tc_tile.cuh"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/method.hpp"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/sm80/fragments.cuh"
+#include "kernels/sm80/mma_sync.cuh"
+#include "kernels/sm80_fused.hpp"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -61,15 +62,12 @@ constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound b
 template <TcMethod M>
 struct Method {
   static constexpr bool kHalf = uses_half(M);
-  static constexpr Scheme kScheme = scheme_of(M);
-  using Mma = std::conditional_t<kHalf, MmaF16, MmaTf32>;
-  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
   // The split rows: kBK values of 2 or 4 bytes, +16 bytes so that the 8 rows of an
   // ldmatrix phase (and of a quarter-warp's 16-byte stores) fall in distinct banks.
   static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
   static constexpr int kPlaneBytes = kTile * kRowPitch;
   static constexpr int kSteps = kBK * (kHalf ? 2 : 4) / kKStepBytes;  // MMA k-steps a stage
-  // What mma_frags.cuh reads.
+  // What sm80/fragments.cuh reads.
   static constexpr int kWarpTileM = 32, kWarpTileN = 32, kFragsM = 2, kFragsN = 4;
 };
 
@@ -97,12 +95,6 @@ struct Layout {
   static constexpr int kSmemBytes = kSplitOffset + 4 * Method<M>::kPlaneBytes;
 };
 
-// op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
-struct Operand {
-  const float* p;
-  int64_t stride_r, stride_k, rows;
-};
-
 // One thread's share of copying a 64 x kBK panel per stage: kChunks 16-byte chunks of
 // four elements along the caller's contiguous index, kThreads chunks apart, which is a
 // fixed number of lines (rows of a K-major panel, k of the other) apart. Zeros past the
@@ -120,7 +112,7 @@ struct PanelLoader {
   int line0, pos;        // chunk 0's line and place in it (elements)
   int rows_left;         // operand rows from the tile's first on (at most 64)
 
-  __device__ PanelLoader(const Operand& op, int64_t r0, int64_t k_begin) {
+  __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin) {
     line0 = threadIdx.x / kLine;
     pos = threadIdx.x % kLine * 4;
     const int r = P::kKMajor ? line0 : pos, kk = P::kKMajor ? pos : line0;
@@ -253,14 +245,11 @@ struct Accumulators {
   float correction[2][4][4];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
 };
 
-// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time. The
-// products per scheme as the plane mainloop issues them (sm80_tc_gemm.cu).
+// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time.
 template <TcMethod M>
 __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int warp_m,
                                          int warp_n, int lane, int step) {
   using Me = Method<M>;
-  using Mma = typename Me::Mma;
-  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   Frags<Me> hi, lo;
   load_frags_b<Me>(hi, split + Me::kPlaneBytes, warp_n, lane, step);
   if constexpr (uses_lo(M)) load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
@@ -270,35 +259,16 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int 
     if constexpr (uses_lo(M))
       load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
 #pragma unroll
-    for (int ni = 0; ni < Me::kFragsN; ++ni) {
-      float(&sum)[4] = acc.promoted[mi][ni];
-      float(&corr)[4] = acc.correction[mi][ni];
-      if constexpr (Me::kScheme == Scheme::kCorrected) {
-        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-        float d[4];
-        Mma::run(d, hi.a[mi], hi.b[ni], zero);
-#pragma unroll
-        for (int x = 0; x < 4; ++x) sum[x] += d[x];  // round-to-nearest
-      } else if constexpr (Me::kScheme == Scheme::kFourProducts) {
-        Mma::run(corr, lo.a[mi], lo.b[ni], corr);
-        Mma::run(corr, lo.a[mi], hi.b[ni], corr);
-        Mma::run(corr, hi.a[mi], lo.b[ni], corr);
-        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
-      } else {
-        Mma::run(sum, hi.a[mi], hi.b[ni], sum);
-      }
-    }
+    for (int ni = 0; ni < Me::kFragsN; ++ni)
+      mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi.a[mi], lo.a[mi], hi.b[ni],
+                      lo.b[ni]);
   }
 }
 
-// The value a fragment element stores: the hi·hi sum plus the correction. An infinite
-// hi·hi sum is FP32's answer; the correction could only add Inf - Inf.
+// The value a fragment element stores (common/epilogue.cuh).
 template <TcMethod M>
 __device__ __forceinline__ float finished(const Accumulators& acc, int mi, int ni, int x) {
-  const float v = acc.promoted[mi][ni][x];
-  if constexpr (scheme_of(M) == Scheme::kOnePass) return v;
-  return isinf(v) ? v : v + acc.correction[mi][ni][x] * Method<M>::kCorrScale;
+  return finish_sum<M>(acc.promoted[mi][ni][x], acc.correction[mi][ni][x]);
 }
 
 // Split-K through a thread-block cluster (sm_90): the splits of a tile are one cluster
@@ -333,7 +303,7 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
   const int rank = static_cast<int>(cluster.block_rank());
   const int rows_left = static_cast<int>(min(args.m - tile.m0, int64_t(kTile)));
   const int cols_left = static_cast<int>(min(args.n - tile.n0, int64_t(kTile)));
-  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  const Epilogue epi = Epilogue::of(args.scalars, true);
   float* const c = batch_c(args, z) + tile.n0 * args.ldc + tile.m0;
   const int first = kTile * kTile * rank / splits, last = kTile * kTile * (rank + 1) / splits;
   for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
@@ -341,11 +311,11 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
     if (row >= rows_left || col >= cols_left) continue;
     float v = 0.0f;
     for (int s = 0; s < splits; ++s) v += cluster.map_shared_rank(sums, s)[col * kSumsPitch + row];
-    store_epilogue(c + col * args.ldc + row, v, alpha, beta);
+    epi.store(c + col * args.ldc + row, v);
   }
   cluster.sync();  // no CTA leaves while another still reads its sums
 #else
-  __trap();  // never launched: cluster_reduce_usable requires an sm_90 image
+  __trap();  // never launched: cluster_usable requires an sm_90 image
 #endif
 }
 
@@ -354,16 +324,17 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
 // a reduction kernel adds them in order).
 template <TcMethod M, bool kAKMajor, bool kBKMajor>
 __global__ void __launch_bounds__(kThreads, kCtasPerSm)
-sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
-                  float* partials, bool cluster_reduce) {
+fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
+                 float* partials, bool cluster_reduce) {
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
   using L = Layout<M, kAKMajor, kBKMajor>;
   using PA = typename L::PA;
   using PB = typename L::PB;
   extern __shared__ __align__(16) char smem[];
-  const int64_t z = args.batch.first + blockIdx.y;
-  const Operand a{batch_a(args, z), kAKMajor ? args.lda : 1, kAKMajor ? 1 : args.lda, args.m};
-  const Operand b{batch_b(args, z), kBKMajor ? args.ldb : 1, kBKMajor ? 1 : args.ldb, args.n};
+  const int64_t z = batch_product(args.batch.first);
+  // view_a / view_b of product z, with the layout the kernel was compiled for.
+  const OperandView a{batch_a(args, z), kAKMajor ? args.lda : 1, kAKMajor ? 1 : args.lda, args.m};
+  const OperandView b{batch_b(args, z), kBKMajor ? args.ldb : 1, kBKMajor ? 1 : args.ldb, args.n};
   // Per product: a pointer-array batch's alignment is known only here.
   const bool vec_a = (reinterpret_cast<uintptr_t>(a.p) & 15) == 0 && args.lda % 4 == 0;
   const bool vec_b = (reinterpret_cast<uintptr_t>(b.p) & 15) == 0 && args.ldb % 4 == 0;
@@ -409,13 +380,11 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
                                 warp_n, lane);
   // Fragment (mi, ni) holds rows g, g + 8 and columns 2t, 2t + 1 of its 16 x 8 tile:
   // 4 row offsets and 8 column offsets from this thread's first element serve all 32.
-  const bool direct = gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(args.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(args.scalars) : 0.0f;
+  const Epilogue epi = Epilogue::of(args.scalars, gridDim.z == 1);
   const int g = lane / 4, t = lane % 4;
   const int64_t row0 = tile.m0 + warp_m * 32 + g, col0 = tile.n0 + warp_n * 32 + 2 * t;
-  const int64_t ld = direct ? args.ldc : args.m;
-  float* out = direct ? batch_c(args, z) : partials + blockIdx.z * args.m * args.n;
+  const int64_t ld = epi.direct ? args.ldc : args.m;
+  float* out = epi.direct ? batch_c(args, z) : partials + blockIdx.z * args.m * args.n;
   out += col0 * ld + row0;
   const int rows_left = static_cast<int>(min(args.m - row0, int64_t(kTile)));
   const int cols_left = static_cast<int>(min(args.n - col0, int64_t(kTile)));
@@ -432,9 +401,7 @@ sm80_fused_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chu
         for (int xr = 0; xr < 2; ++xr) {
           const int dr = mi * 16 + xr * 8;
           if (dr >= rows_left) continue;
-          const float v = finished<M>(acc, mi, ni, 2 * xr + xc);
-          if (direct) store_epilogue(column + dr, v, alpha, beta);
-          else column[dr] = v;
+          epi.store(column + dr, finished<M>(acc, mi, ni, 2 * xr + xc));
         }
     }
 }
@@ -444,35 +411,18 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
                           const DeviceInfo& dev, cudaStream_t stream) {
   using L = Layout<M, kAKMajor, kBKMajor>;
   static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
-  auto kernel = sm80_fused_kernel<M, kAKMajor, kBKMajor>;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal,
-                                    [kernel] { return opt_in_shared_memory(kernel, L::kSmemBytes); });
+  constexpr auto kernel = fused_mma_kernel<M, kAKMajor, kBKMajor>;
+  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
   if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;
-  GemmArgs part = g;
-  for (part.batch.first = 0; part.batch.first < g.batch.count;
-       part.batch.first += kMaxBatchPerLaunch) {
-    const int64_t products = std::min(g.batch.count - part.batch.first, kMaxBatchPerLaunch);
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(tiles_m * tiles_n),
-                          static_cast<unsigned>(products), static_cast<unsigned>(plan.splits));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = L::kSmemBytes;
-    config.stream = stream;
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = static_cast<unsigned>(plan.splits);
-    config.attrs = &cluster;
-    config.numAttrs = plan.cluster_reduce ? 1 : 0;
-    err = cudaLaunchKernelEx(&config, kernel, part, tiles_m, tiles_n, plan.k_chunk, partials,
-                             plan.cluster_reduce);
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+  const unsigned cluster = plan.cluster_reduce ? static_cast<unsigned>(plan.splits) : 0;
+  return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
+    const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), products,
+                    static_cast<unsigned>(plan.splits));
+    return launch({grid, kThreads, L::kSmemBytes, stream, false, cluster}, kernel, part, tiles_m,
+                  tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
+  });
 }
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
@@ -488,12 +438,8 @@ cudaError_t launch_method(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
                    : launch_layout<M, false, true>(g, plan, partials, dev, stream);
 }
 
-}  // namespace
-
-bool sm80_fused_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
-
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
-bool cluster_reduce_usable(const DeviceInfo& dev) {
+bool cluster_usable(const DeviceInfo& dev) {
 #if defined(ECGEMM_HAS_SM90A)
   return dev.cc_major == 9 && dev.cc_minor == 0;
 #else
@@ -501,6 +447,10 @@ bool cluster_reduce_usable(const DeviceInfo& dev) {
   return false;
 #endif
 }
+
+}  // namespace
+
+bool sm80_fused_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
 
 MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
   MmaFusedPlan p;
@@ -514,7 +464,7 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
   // kMaxChunkK, whichever is more.
   const int64_t needed = (g.k + kMaxChunkK - 1) / kMaxChunkK;
   int64_t want = std::max(std::min(resident / tiles, g.k / kMinSplitK), needed);
-  if (want > 1 && cluster_reduce_usable(dev)) {
+  if (want > 1 && cluster_usable(dev)) {
     // A cluster launch kept about two CTAs an SM resident (H200: 512 CTAs in clusters of
     // 4 ran 205 us where the same splits through partials took 148 + 20), so clusters
     // take all the splits where that room holds them, and down to half of them only on
@@ -533,8 +483,9 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
   if (!p.cluster_reduce)
     want = std::min<int64_t>(want, std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
   if (want > 1) {
-    p.k_chunk = round_up((g.k + want - 1) / want, kBK);
-    p.splits = static_cast<int>((g.k + p.k_chunk - 1) / p.k_chunk);
+    const KSplit s = split_k(g.k, want, kBK);
+    p.k_chunk = s.chunk;
+    p.splits = s.splits;
     p.cluster_reduce = p.cluster_reduce && p.splits > 1;
     p.bytes = p.cluster_reduce ? 0 : static_cast<size_t>(p.splits) * plane_bytes;
   }
@@ -549,7 +500,8 @@ cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFu
     return launch_method<decltype(m)::value>(args, plan, partials, dev, stream);
   });
   if (err != cudaSuccess || plan.splits == 1 || plan.cluster_reduce) return err;
-  return launch_partials_reduce(args, partials, plan.splits, stream, dev.cc_major >= 9);
+  return launch_splitk_reduce(args, {partials, plan.splits, args.m, args.n, SplitOrder::kRuns},
+                              stream, dev.cc_major >= 9);
 }
 
 }  // namespace ecgemm::detail

@@ -1,4 +1,4 @@
-#include "sm90_tensor_map.hpp"
+#include "kernels/sm90/tensor_map.hpp"
 
 #include <cuda_runtime.h>
 
@@ -15,6 +15,16 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
   }();
   return encoder;
+}
+
+bool wgmma_usable(const DeviceInfo& dev, int smem_bytes) {
+#if defined(ECGEMM_HAS_SM90A)
+  return dev.cc_major == 9 && dev.cc_minor == 0 && tensor_map_encoder() != nullptr &&
+         smem_bytes <= dev.max_smem_per_block;
+#else
+  (void)dev, (void)smem_bytes;
+  return false;
+#endif
 }
 
 }  // namespace ecgemm::detail

@@ -1,6 +1,9 @@
 #include <algorithm>
 
-#include "scale_c.hpp"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/scale_c.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -9,7 +12,7 @@ namespace {
 __global__ void scale_c_kernel(GemmArgs args) {
   const float beta = resolve_beta(args.scalars);
   const int64_t total = args.m * args.n;
-  float* const c0 = batch_c(args, args.batch.first + blockIdx.y);
+  float* const c0 = batch_c(args, batch_product(args.batch.first));
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     float* c = c0 + (idx / args.m) * args.ldc + idx % args.m;
@@ -22,14 +25,9 @@ __global__ void scale_c_kernel(GemmArgs args) {
 cudaError_t launch_scale_c(const GemmArgs& args, int sm_count, cudaStream_t stream) {
   const int64_t total = args.m * args.n;
   const int blocks = static_cast<int>(std::min<int64_t>((total + 255) / 256, 32LL * sm_count));
-  GemmArgs g = args;
-  for (g.batch.first = 0; g.batch.first < args.batch.count; g.batch.first += kMaxBatchPerLaunch) {
-    const auto products = std::min(args.batch.count - g.batch.first, kMaxBatchPerLaunch);
-    scale_c_kernel<<<dim3(blocks, static_cast<unsigned>(products)), 256, 0, stream>>>(g);
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+  return for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
+    return launch({dim3(blocks, products), 256, 0, stream}, scale_c_kernel, part);
+  });
 }
 
 }  // namespace ecgemm::detail

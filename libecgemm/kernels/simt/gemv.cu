@@ -1,4 +1,4 @@
-// GEMV-like products (simt_gemv.hpp): the large operand is read once, 16 bytes per
+// The gemv family (simt_gemv.hpp): GEMV-like products. The large operand is read once, 16 bytes per
 // lane where its alignment allows, kUnroll loads in flight per warp. Two kernels by
 // which index of the large operand is contiguous in memory:
 //   along k: one warp per output line, lanes along k, a butterfly over the warp;
@@ -6,23 +6,25 @@
 //     interleaved k rows, then add their sums in shared memory in a fixed order.
 // Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
 // independent work and less rounding error). Split-K writes each output's partial sums
-// side by side; a warp per output adds them in a fixed order: results are deterministic.
-// That second kernel is a dependent launch (dependent_launch.cuh): 1 x 4096 x 4096 22.0 ->
-// 21.3 us on an H200 [cuBLAS 19.2]. Adding the splits in the launch itself (the last CTA
-// of an output block to count itself in on a counter adds them) ran slower: 29.0 us with a
+// side by side; the common reducer adds them in a fixed order (SplitOrder::kLanes):
+// results are deterministic. It is a dependent launch (common/launch.cuh): 1 x 4096 x
+// 4096 22.0 -> 21.3 us on an H200 [cuBLAS 19.2]. Measured and not kept (figures:
+// bench/results/README.md): adding the splits in the launch itself (the last CTA of an
+// output block to count itself in on a counter adds them) ran slower, 29.0 us with a
 // compare-and-swap count, 23.9 with atomicInc (against 21.9 in that run), as every CTA
-// waits for its count before it retires (bench/results/launch-2026-11-23/experiments).
-// (A one-launch variant, the splits as one sm_90 thread-block cluster adding through
-// shared memory, was measured and not kept: at most 8 splits leave one short wave on
-// large shapes. H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1
-// 1.01 -> 0.95, 2 x 4096 x 4096 2.28 -> 2.63; bench/results/gemv-2026-11-23. Nor was one
-// output per lane with a 32-warp block along k and no split, 128 bytes a warp and row:
-// 1 x 4096 x 4096 22.1 -> 26.3 us, 1 x 16384 x 16384 252 -> 341 us in GPU time;
-// bench/results/auto-2026-11-23-persistent/experiments.)
+// waits for its count before it retires; the splits as one sm_90 thread-block cluster
+// adding through shared memory (at most 8 splits leave one short wave on large shapes.
+// H200, bench, x SGEMM: 1 x 16384 x 16384 0.95 -> 0.86, 4096 x 4096 x 1 1.01 -> 0.95,
+// 2 x 4096 x 4096 2.28 -> 2.63); one output per lane with a 32-warp block along k and no
+// split, 128 bytes a warp and row (1 x 4096 x 4096 22.1 -> 26.3 us, 1 x 16384 x 16384
+// 252 -> 341 us in GPU time).
 #include <algorithm>
 
-#include "dependent_launch.cuh"
-#include "simt_gemv.hpp"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/simt_gemv.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -74,7 +76,7 @@ __device__ __forceinline__ void store(const GemvProblem& p, const GemmArgs& args
   if (p.partials)
     p.partials[(l * p.part_l + r * p.part_r) * gridDim.y + blockIdx.y] = sum;
   else
-    store_epilogue(args.c + l * p.c_l + r * p.c_r, sum, alpha, beta);
+    store_scaled(args.c + l * p.c_l + r * p.c_r, sum, alpha, beta);
 }
 
 // Two-level accumulation: sums over one span of k (kSpanK or kSpanLen) are added into
@@ -258,57 +260,22 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
   }
 }
 
-// Split-K epilogue: G threads per output add its partial sums (contiguous), strided
-// and then by a fixed tree, and apply alpha and beta. Many splits take a whole block
-// per output, so that no thread walks a long chain of dependent-latency loads.
-template <int G>
-__global__ void __launch_bounds__(kThreads)
-gemv_reduce_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
-  static_assert(G == 32 || G == kThreads, "a warp or the block per output");
-  __shared__ float warp_sums[kWarps];
-  wait_for_prior_grids();  // the partial sums
-  const int j = threadIdx.x % G, lane = threadIdx.x % 32;
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * (kThreads / G) + threadIdx.x / G;
-  const bool live = idx < args.m * args.n;
-  float sum = 0.0f;
-  if (live)
-    for (int s = j; s < splits; s += G) sum += partials[idx * splits + s];
-#pragma unroll
-  for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
-  if constexpr (G > 32) {
-    if (lane == 0) warp_sums[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x != 0) return;
-    sum = 0.0f;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) sum += warp_sums[w];
-  } else if (lane != 0) {
-    return;
-  }
-  if (live)
-    store_epilogue(args.c + idx / args.m * args.ldc + idx % args.m, sum,
-                   resolve_alpha(args.scalars), resolve_beta(args.scalars));
-}
-
 template <int R>
 cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan& plan,
                          cudaStream_t stream) {
   const bool aligned = reinterpret_cast<uintptr_t>(p.mat) % 16 == 0;
   const unsigned splits = static_cast<unsigned>(plan.splits);
   if (simt_gemv_layout(g) == GemvLayout::kAlongK) {
-    const dim3 grid(static_cast<unsigned>((p.len + kWarps - 1) / kWarps), splits);
-    if (aligned && p.mat_l % 4 == 0)
-      gemv_along_k_kernel<R, true><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
-    else
-      gemv_along_k_kernel<R, false><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
-  } else {
-    const dim3 grid(static_cast<unsigned>((p.len + kLinesPerBlock - 1) / kLinesPerBlock), splits);
-    if (aligned && p.mat_k % 4 == 0)
-      gemv_along_len_kernel<R, true><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
-    else
-      gemv_along_len_kernel<R, false><<<grid, kThreads, 0, stream>>>(p, g, plan.k_chunk);
+    const Launch l{dim3(static_cast<unsigned>((p.len + kWarps - 1) / kWarps), splits), kThreads,
+                   0, stream};
+    return aligned && p.mat_l % 4 == 0 ? launch(l, gemv_along_k_kernel<R, true>, p, g, plan.k_chunk)
+                                       : launch(l, gemv_along_k_kernel<R, false>, p, g, plan.k_chunk);
   }
-  return cudaGetLastError();
+  const Launch l{
+      dim3(static_cast<unsigned>((p.len + kLinesPerBlock - 1) / kLinesPerBlock), splits),
+      kThreads, 0, stream};
+  return aligned && p.mat_k % 4 == 0 ? launch(l, gemv_along_len_kernel<R, true>, p, g, plan.k_chunk)
+                                     : launch(l, gemv_along_len_kernel<R, false>, p, g, plan.k_chunk);
 }
 
 }  // namespace
@@ -328,7 +295,7 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
   // Warps enough for DRAM (each keeps ~2 KiB of loads in flight) over several waves
   // (short idle tail), and enough k per warp that its loads outweigh its prologue and
   // epilogue. Along k a warp owns one output; along the long side 8 warps share 128.
-  // H200, ms (bench/results/gemv-2026-11-23): one plan for both kernels, counted as
+  // H200, ms (bench/results/README.md): one plan for both kernels, counted as
   // along the long side, over-split the along-k kernel (4096 x 4096 x 1: 0.036 with four
   // waves, 0.030 with this); four waves along the long side beat one (1 x 2^20 x 64:
   // 0.101 -> 0.086 with kUnrollLen 8).
@@ -343,11 +310,11 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
   const int64_t want = std::min({(target + warps - 1) / warps, k / min_chunk, fit});
   GemvPlan plan;
-  plan.k_chunk = (k + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
+  plan.k_chunk = round_up(k, kChunkAlign);
   if (want > 1) {
-    const int64_t chunk = (k + want - 1) / want;
-    plan.k_chunk = (chunk + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
-    plan.splits = static_cast<int>((k + plan.k_chunk - 1) / plan.k_chunk);
+    const KSplit s = split_k(k, want, kChunkAlign);
+    plan.k_chunk = s.chunk;
+    plan.splits = s.splits;
     if (plan.splits > 1) plan.bytes = static_cast<size_t>(plan.splits) * outputs_bytes;
   }
   return plan;
@@ -365,15 +332,8 @@ cudaError_t launch_simt_gemv(const GemmArgs& g, const GemvPlan& plan, void* work
     case 4: err = launch_width<4>(p, g, plan, stream); break;
   }
   if (err != cudaSuccess || !partials) return err;
-  const int64_t outputs = g.m * g.n;
-  const bool overlap = dev.cc_major >= 9;
-  if (plan.splits >= 512)
-    return launch_kernel_after(overlap, gemv_reduce_kernel<kThreads>,
-                               static_cast<unsigned>(outputs), kThreads, 0, stream, partials,
-                               plan.splits, g);
-  return launch_kernel_after(overlap, gemv_reduce_kernel<32>,
-                             static_cast<unsigned>((outputs + kWarps - 1) / kWarps), kThreads, 0,
-                             stream, partials, plan.splits, g);
+  return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kLanes}, stream,
+                              dev.cc_major >= 9);
 }
 
 }  // namespace ecgemm::detail

@@ -1,6 +1,6 @@
-// Hopper Tensor Core kernel that splits inside the CTA (sm_90a). op(A) and op(B) are
-// read from global memory in FP32 once per tile pass and never stored in any other
-// form: no hi/lo planes, and no workspace beyond split-K partials.
+// The fused_wgmma family (sm_90a; split inside the CTA). op(A) and op(B) are read from
+// global memory in FP32 once per tile pass and never stored in any other form: no hi/lo
+// planes, and no workspace beyond split-K partials.
 //
 // One CTA computes a kTileM x 128 tile of C (64 rows per consumer warpgroup):
 //  - the transform warpgroup(s): thread 0 streams 32-wide K units of both operands into
@@ -12,24 +12,25 @@
 //    An operand TMA cannot address (base or leading dimension not 16-byte aligned, a
 //    pointer-array batch) is read straight from global memory instead: correct, slower.
 //  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
-//    (sm90_consumer.cuh), then the epilogue, or split-K partials.
-// Products of a batch are grid.y, split-K ranges grid.z.
+//    (sm90/wgmma_consumer.cuh), then the epilogue (common/epilogue.cuh), or split-K
+//    partials for the common reducer.
+// Products of a batch are grid.y, split-K ranges grid.z (common/tile_scheduler.cuh).
 #include <cuda_fp16.h>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <utility>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "sm90_consumer.cuh"
-#include "kernel_attributes.hpp"
-#include "sm90_fused.hpp"
-#include "sm90_ptx.cuh"
-#include "sm90_tensor_map.hpp"
-#include "splitk_plan.hpp"
-#include "tc_tile.cuh"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.hpp"
+#include "kernels/sm90/wgmma_consumer.cuh"
+#include "kernels/sm90_fused.hpp"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -302,13 +303,11 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
 template <TcMethod M>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int64_t z, int consumer) {
-  const bool direct = gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(p.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(p.scalars) : 0.0f;
-  float* const c = !direct     ? p.partials + blockIdx.z * p.m * p.n
+  const Epilogue epi = Epilogue::of(p.scalars, gridDim.z == 1);
+  float* const c = !epi.direct ? p.partials + blockIdx.z * p.m * p.n
                    : p.c_array ? p.c_array[z]
                                : p.c + z * p.c_stride;
-  const int64_t ld = direct ? p.ldc : p.m;
+  const int64_t ld = epi.direct ? p.ldc : p.m;
   const int64_t rows = p.swapped ? p.n : p.m, cols = p.swapped ? p.m : p.n;
   const int64_t i0 = tile.m0 + consumer * kConsumerRows;
 #pragma unroll
@@ -316,16 +315,14 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
     const int64_t i = i0 + slab_row(v), j = tile.n0 + slab_col(v);
     if (i >= rows || j >= cols) continue;
     float* const dst = p.swapped ? c + i * ld + j : c + j * ld + i;
-    const float value = finished_sum<M>(acc, v);
-    if (direct) store_epilogue(dst, value, alpha, beta);
-    else *dst = value;
+    epi.store(dst, finish_sum<M>(acc.promoted[v], acc.correction[v]));
   }
 }
 #endif  // ECGEMM_SM90A_DEVICE
 
 template <TcMethod M, int kConsumers>
 __global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
-sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
+fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
   using T = FusedTraits<M, kConsumers>;
@@ -339,16 +336,13 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
   const uint32_t staged = smem_u32(staged_bars), full = smem_u32(full_bars),
                  empty = smem_u32(empty_bars);
   const Tile tile = raster_tile(p.tiles_m, p.tiles_n, T::kTileM, kTileCols);
-  const int64_t z = p.batch_offset + blockIdx.y;
+  const int64_t z = batch_product(p.batch_offset);
   const int64_t first = blockIdx.z * p.units_per_split;
   const int64_t units = max(int64_t(0), min(p.units, first + p.units_per_split) - first);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
-    for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, T::kTransformThreads);
-      mbarrier_init(empty + 8 * s, 4 * kConsumers);  // one arrival per consumer warp
-    }
+    init_stage_ring(full, empty, T::kStages, T::kTransformThreads, 4 * kConsumers);
     fence_barrier_init();
     if (p.a.source != Source::kGlobal) prefetch_tensor_map(&maps.a);
     if (p.b.source != Source::kGlobal) prefetch_tensor_map(&maps.b);
@@ -363,8 +357,7 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
     claim_registers<T::kConsumerRegs>();
     const int consumer = group - T::kTransformGroups;
     Accumulators acc;
-#pragma unroll
-    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
+    acc.clear();
     const uint32_t ring = smem_addr + kStagingUnits * T::kStagingBytes;
     auto stage = [ring](uint32_t s) {
       const uint32_t base = ring + s * T::kStageBytes;
@@ -382,25 +375,14 @@ sm90_fused_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pro
 // ---- host side -------------------------------------------------------------------
 
 // op(A) as the M side and op(B) as the N side, both seen as rows x K.
-Operand side_a(const GemmArgs& g) {
+Operand side(const OperandView& v, const float* const* array, int64_t batch_stride) {
   Operand op;
-  op.ptr = g.a;
-  op.array = g.batch.a_array;
-  op.batch_stride = g.batch.stride_a;
-  op.rows = g.m;
-  op.stride_r = g.trans_a ? g.lda : 1;
-  op.stride_k = g.trans_a ? 1 : g.lda;
-  return op;
-}
-
-Operand side_b(const GemmArgs& g) {
-  Operand op;
-  op.ptr = g.b;
-  op.array = g.batch.b_array;
-  op.batch_stride = g.batch.stride_b;
-  op.rows = g.n;
-  op.stride_r = g.trans_b ? 1 : g.ldb;
-  op.stride_k = g.trans_b ? g.ldb : 1;
+  op.ptr = v.p;
+  op.array = array;
+  op.batch_stride = batch_stride;
+  op.rows = v.rows;
+  op.stride_r = v.stride_r;
+  op.stride_k = v.stride_k;
   return op;
 }
 
@@ -436,27 +418,16 @@ Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_ro
   return k_major ? Source::kKMajor : Source::kMnMajor;
 }
 
-// Sets the kernel's shared-memory limit once per device.
-template <TcMethod M, int kConsumers>
-cudaError_t configure_once(int device) {
-  static std::atomic<uint64_t> done{0};
-  return once_per_device(done, device, [] {
-    return cudaFuncSetAttribute(sm90_fused_kernel<M, kConsumers>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                FusedTraits<M, kConsumers>::kSmemBytes);
-  });
-}
-
 template <TcMethod M, int kConsumers>
 cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
   using T = FusedTraits<M, kConsumers>;
-  auto kernel = sm90_fused_kernel<M, kConsumers>;
-  cudaError_t err = configure_once<M, kConsumers>(dev.ordinal);
+  constexpr auto kernel = fused_wgmma_kernel<M, kConsumers>;
+  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, T::kSmemBytes);
   if (err != cudaSuccess) return err;
   Problem p;
-  p.a = side_a(args);
-  p.b = side_b(args);
+  p.a = side(view_a(args), args.batch.a_array, args.batch.stride_a);
+  p.b = side(view_b(args), args.batch.b_array, args.batch.stride_b);
   if (plan.swapped) std::swap(p.a, p.b);
   Maps maps{};
   p.a.source = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
@@ -475,38 +446,28 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
   p.swapped = plan.swapped;
   p.partials = static_cast<float*>(ws);
   p.scalars = args.scalars;
-  for (int64_t z0 = 0; z0 < args.batch.count; z0 += kMaxBatchPerLaunch) {
-    p.batch_offset = z0;
-    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n),
-                    static_cast<unsigned>(std::min(args.batch.count - z0, kMaxBatchPerLaunch)),
+  err = for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
+    p.batch_offset = part.batch.first;
+    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    kernel<<<grid, T::kThreads, T::kSmemBytes, stream>>>(maps, p);
-    err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
+    return launch({grid, T::kThreads, T::kSmemBytes, stream}, kernel, maps, p);
+  });
+  if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;
-  TcWorkspace partials;  // one m x n plane per split, C's orientation
-  partials.m_pad = args.m;
-  partials.n_pad = args.n;
-  partials.splits = plan.splits;
-  partials.partials = 0;
-  return launch_splitk_reduce(args, partials, static_cast<const char*>(ws), stream, true);
+  // One m x n plane per split, in C's orientation (swapped or not).
+  const Partials partials{static_cast<const float*>(ws), plan.splits, args.m, args.n,
+                          SplitOrder::kSerial};
+  return launch_splitk_reduce(args, partials, stream, true);
 }
 
 }  // namespace
 
 bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev) {
-#if defined(ECGEMM_HAS_SM90A)
   // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
   constexpr int64_t kMaxCoord = INT32_MAX - 256;
-  return dev.cc_major == 9 && dev.cc_minor == 0 && args.k <= kMaxCoord &&
-         args.m <= kMaxCoord && args.n <= kMaxCoord && args.batch.count <= INT32_MAX &&
-         tensor_map_encoder() != nullptr &&
-         FusedTraits<TcMethod::kTf32x3, 2>::kSmemBytes <= dev.max_smem_per_block;
-#else
-  (void)args, (void)dev;
-  return false;
-#endif
+  return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
+         args.batch.count <= INT32_MAX &&
+         wgmma_usable(dev, FusedTraits<TcMethod::kTf32x3, 2>::kSmemBytes);
 }
 
 // Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with

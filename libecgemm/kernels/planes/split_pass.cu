@@ -1,4 +1,4 @@
-// Pre-split pass: reads op(A) and op(B) once in whatever layout the caller has
+// The planes family's split pass: reads op(A) and op(B) once in whatever layout the caller has
 // (transposed or not, any ld, any alignment) and writes hi/lo planes in the one
 // layout the mainloop wants: K-major rows, zero-padded to whole tiles. This is the
 // only kernel that sees user strides, so the mainloop needs no bounds checks.
@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/planes/parts.hpp"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -182,11 +182,11 @@ __device__ __forceinline__ void for_block_tile(const Operand& a, const Operand& 
 
 // kScaled: the operands carry row exponents (the plain kernel keeps no registers for them).
 template <TcMethod M, bool kScaled>
-__global__ void __launch_bounds__(kThreads) split_operand_kernel(Operand a, Operand b,
-                                                                 int64_t a_tiles) {
+__global__ void __launch_bounds__(kThreads)
+split_planes_kernel(Operand a, Operand b, int64_t a_tiles) {
   __shared__ float t[kTile][kTile + 1];
   // The first kernel of its call (launched in stream order): the wgmma mainloop may set
-  // up while the planes are written; it waits for them (dependent_launch.cuh).
+  // up while the planes are written; it waits for them (common/launch.cuh).
   allow_dependents();
   for_block_tile(a, b, a_tiles, [&](const Operand& op, int64_t r0, int64_t k0) {
     float4 q[kQuads];
@@ -200,8 +200,8 @@ __global__ void __launch_bounds__(kThreads) split_operand_kernel(Operand a, Oper
 // AUTO (gemm_args.hpp): the route word the device wrote picks halfhalf's planes of the
 // scaled rows, or tf32tf32's of the scaled or the unscaled rows. The loads do not depend
 // on it, so its latency hides behind theirs.
-__global__ void __launch_bounds__(kThreads) split_auto_kernel(Operand a, Operand b,
-                                                              int64_t a_tiles, const int* route) {
+__global__ void __launch_bounds__(kThreads)
+split_planes_auto_kernel(Operand a, Operand b, int64_t a_tiles, const int* route) {
   __shared__ float t[kTile][kTile + 1];
   const int word = *route;
   for_block_tile(a, b, a_tiles, [&](const Operand& op, int64_t r0, int64_t k0) {
@@ -240,8 +240,8 @@ int64_t tiles(const Operand& op, int64_t rows_pad) { return rows_pad / kTile * o
 
 }  // namespace
 
-cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                  char* workspace, cudaStream_t stream) {
+cudaError_t launch_split_pass(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                              char* workspace, cudaStream_t stream) {
   const Operand a = operand(source_a(args), planes_a(plan, workspace), {}, plan.k_pad);
   const Operand b = operand(source_b(args), planes_b(plan, workspace), {}, plan.k_pad);
   const int64_t a_tiles = tiles(a, plan.m_pad);
@@ -249,23 +249,22 @@ cudaError_t launch_split_operands(TcMethod method, const GemmArgs& args, const T
   const bool scaled = args.scale.row_exp || args.scale.col_exp;
   return visit_method(method, [&](auto m) {
     constexpr TcMethod M = decltype(m)::value;
-    if (scaled) split_operand_kernel<M, true><<<blocks, kThreads, 0, stream>>>(a, b, a_tiles);
-    else split_operand_kernel<M, false><<<blocks, kThreads, 0, stream>>>(a, b, a_tiles);
-    return cudaGetLastError();
+    const Launch l{blocks, kThreads, 0, stream};
+    return scaled ? launch(l, split_planes_kernel<M, true>, a, b, a_tiles)
+                  : launch(l, split_planes_kernel<M, false>, a, b, a_tiles);
   });
 }
 
-cudaError_t launch_split_auto(const GemmArgs& args, const TcWorkspace& half,
-                              const TcWorkspace& tf32, const int* route, char* ws,
-                              cudaStream_t stream) {
+cudaError_t launch_split_pass_auto(const GemmArgs& args, const TcWorkspace& half,
+                                   const TcWorkspace& tf32, const int* route, char* ws,
+                                   cudaStream_t stream) {
   // Both plans pad rows alike (kTileM); halfhalf's k_pad is the wider.
   const int64_t k_pad = half.k_pad > tf32.k_pad ? half.k_pad : tf32.k_pad;
   const Operand a = operand(source_a(args), planes_a(half, ws), planes_a(tf32, ws), k_pad);
   const Operand b = operand(source_b(args), planes_b(half, ws), planes_b(tf32, ws), k_pad);
   const int64_t a_tiles = tiles(a, half.m_pad);
   const auto blocks = static_cast<unsigned>(a_tiles + tiles(b, half.n_pad));
-  split_auto_kernel<<<blocks, kThreads, 0, stream>>>(a, b, a_tiles, route);
-  return cudaGetLastError();
+  return launch({blocks, kThreads, 0, stream}, split_planes_auto_kernel, a, b, a_tiles, route);
 }
 
 }  // namespace ecgemm::detail

@@ -1,17 +1,17 @@
-// The Tensor Core family's entry: split the operands once, then run the mainloop
-// built for this GPU.
+// The planes family's entry: split the operands once (the split pass), then run the
+// mainloop built for this GPU: wgmma (sm_90a) or mma.sync (sm_80 and newer).
 #include <algorithm>
 
-#include "tc_config.hpp"
+#include "kernels/planes/parts.hpp"
 
 namespace ecgemm::detail {
 namespace {
 
 cudaError_t launch_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                             char* ws, const DeviceInfo& dev, cudaStream_t stream) {
-  if (sm90_mainloop_usable(method, plan, dev))
-    return launch_sm90_mainloop(method, args, plan, ws, dev, stream);
-  return launch_sm80_mainloop(method, args, plan, ws, dev, stream);
+  if (planes_wgmma_usable(method, plan, dev))
+    return launch_planes_wgmma(method, args, plan, ws, dev, stream);
+  return launch_planes_mma(method, args, plan, ws, dev, stream);
 }
 
 }  // namespace
@@ -19,7 +19,7 @@ cudaError_t launch_mainloop(TcMethod method, const GemmArgs& args, const TcWorks
 cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
                            void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   char* ws = static_cast<char*>(workspace);
-  const cudaError_t err = launch_split_operands(method, args, plan, ws, stream);
+  const cudaError_t err = launch_split_pass(method, args, plan, ws, stream);
   if (err != cudaSuccess) return err;
   return launch_mainloop(method, args, plan, ws, dev, stream);
 }
@@ -52,14 +52,14 @@ cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* w
                   reinterpret_cast<const int*>(ws + plan.scale.col_exp), route, false};
   GemmArgs fallback = scaled;
   fallback.scale.on_fallback = true;
-  if ((err = launch_split_auto(scaled, plan.half, plan.tf32, route, ws, stream)) != cudaSuccess)
-    return err;
-  if (sm90_mainloop_usable(TcMethod::kHalfx3, plan.half, dev) &&
-      sm90_mainloop_usable(TcMethod::kTf32x3, plan.tf32, dev))
-    return launch_sm90_auto_mainloop(scaled, plan.half, fallback, plan.tf32, ws, dev, stream);
+  err = launch_split_pass_auto(scaled, plan.half, plan.tf32, route, ws, stream);
+  if (err != cudaSuccess) return err;
+  if (planes_wgmma_usable(TcMethod::kHalfx3, plan.half, dev) &&
+      planes_wgmma_usable(TcMethod::kTf32x3, plan.tf32, dev))
+    return launch_planes_wgmma_auto(scaled, plan.half, fallback, plan.tf32, ws, dev, stream);
   // mma.sync: the mainloop (and split-K reduction) of the route not taken returns at once.
-  if ((err = launch_mainloop(TcMethod::kHalfx3, scaled, plan.half, ws, dev, stream)) != cudaSuccess)
-    return err;
+  err = launch_mainloop(TcMethod::kHalfx3, scaled, plan.half, ws, dev, stream);
+  if (err != cudaSuccess) return err;
   return launch_mainloop(TcMethod::kTf32x3, fallback, plan.tf32, ws, dev, stream);
 }
 

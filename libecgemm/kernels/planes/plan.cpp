@@ -1,8 +1,8 @@
-// Workspace planning for the Tensor Core family (host code).
+// Workspace planning for the planes family (host code).
 #include <algorithm>
 
-#include "splitk_plan.hpp"
-#include "tc_config.hpp"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/tc_config.hpp"
 
 namespace ecgemm::detail {
 

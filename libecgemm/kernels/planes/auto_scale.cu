@@ -6,7 +6,8 @@
 #include <climits>
 #include <cstdint>
 
-#include "auto_scale.hpp"
+#include "kernels/common/launch.cuh"
+#include "kernels/planes/auto_scale.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr unsigned kInfBits = 0x7f800000u;
-
-// op(A) as rows x k, or op(B)^T: element (r, kk) at p[r * stride_r + kk * stride_k].
-struct Operand {
-  const float* p;
-  int64_t stride_r, stride_k, rows;
-};
 
 __device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
 
@@ -42,7 +37,7 @@ struct Extremes {
 // k of its range congruent to w modulo kWarps; the warps' extremes meet in shared
 // memory, so each row costs one pair of atomics per block, not per thread.
 template <int kRows>
-__device__ __forceinline__ void stats_along_rows(const Operand& op, int64_t k, int64_t k_chunk,
+__device__ __forceinline__ void stats_along_rows(const OperandView& op, int64_t k, int64_t k_chunk,
                                                  unsigned* stats, int64_t bx, int64_t by) {
   constexpr int kRowsPerBlock = 32 * kRows;
   __shared__ unsigned top[kWarps][kRowsPerBlock], bottom[kWarps][kRowsPerBlock];
@@ -91,7 +86,7 @@ __device__ __forceinline__ void stats_along_rows(const Operand& op, int64_t k, i
 
 // k contiguous in memory: warp w of block b owns row 8 b + w, lanes along k (16 bytes
 // each where the row is aligned).
-__device__ __forceinline__ void stats_along_k(const Operand& op, int64_t k, int64_t k_chunk,
+__device__ __forceinline__ void stats_along_k(const OperandView& op, int64_t k, int64_t k_chunk,
                                               unsigned* stats, int64_t bx, int64_t by) {
   const int lane = threadIdx.x % 32;
   const int64_t r = bx * kWarps + threadIdx.x / 32;
@@ -120,7 +115,7 @@ __device__ __forceinline__ void stats_along_k(const Operand& op, int64_t k, int6
 // of one layout.
 enum class Layout { kRowsWide, kRows, kAlongK };
 struct StatsJob {
-  Operand op;
+  OperandView op;
   int64_t k, k_chunk;
   unsigned* stats;
   int64_t blocks_x, blocks;
@@ -174,9 +169,9 @@ decide_kernel(const unsigned* stats_a, const unsigned* stats_b, int64_t m, int64
 // One operand's blocks: enough for DRAM (8 per SM), each keeping at least a few loads
 // per thread. The pass reads both operands at the rate a plain reduction reaches (H200,
 // 4096^3: 38 us for 128 MiB, 3.5 TB/s; torch.amax of 64 MiB 2.9 TB/s, of 256 MiB 3.9;
-// 2, 4, 8 or 16 blocks an SM and an L2::256B prefetch hint all ran within 1 us of it,
-// bench/results/auto-2026-11-23-persistent).
-StatsJob plan_stats(const Operand& op, int64_t k, unsigned* stats, const DeviceInfo& dev) {
+// 2, 4, 8 or 16 blocks an SM and an L2::256B prefetch hint all ran within 1 us of it;
+// bench/results/README.md).
+StatsJob plan_stats(const OperandView& op, int64_t k, unsigned* stats, const DeviceInfo& dev) {
   const int64_t target = static_cast<int64_t>(dev.sm_count) * 8;
   const bool along_rows = op.stride_r == 1;
   const bool wide = along_rows && reinterpret_cast<uintptr_t>(op.p) % 16 == 0 && op.stride_k % 4 == 0;
@@ -219,17 +214,16 @@ cudaError_t launch_auto_scale(const GemmArgs& g, const AutoScaleLayout& w, char*
   if (err != cudaSuccess) return err;
   auto* stats_a = reinterpret_cast<unsigned*>(ws + w.stats_a);
   auto* stats_b = reinterpret_cast<unsigned*>(ws + w.stats_b);
-  const Operand a{g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
-  const Operand b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
-  const StatsJob job_a = plan_stats(a, g.k, stats_a, dev), job_b = plan_stats(b, g.k, stats_b, dev);
+  const StatsJob job_a = plan_stats(view_a(g), g.k, stats_a, dev);
+  const StatsJob job_b = plan_stats(view_b(g), g.k, stats_b, dev);
   if (job_a.blocks + job_b.blocks > INT32_MAX) return cudaErrorInvalidValue;
-  stats_kernel<<<static_cast<unsigned>(job_a.blocks + job_b.blocks), kThreads, 0, stream>>>(job_a, job_b);
-  if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  err = launch({static_cast<unsigned>(job_a.blocks + job_b.blocks), kThreads, 0, stream},
+               stats_kernel, job_a, job_b);
+  if (err != cudaSuccess) return err;
   const int64_t total = g.m + g.n;
-  decide_kernel<<<static_cast<unsigned>((total + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-      stats_a, stats_b, g.m, g.n, reinterpret_cast<int*>(ws + w.row_exp),
-      reinterpret_cast<int*>(ws + w.col_exp), reinterpret_cast<int*>(ws + w.route));
-  return cudaGetLastError();
+  return launch({static_cast<unsigned>((total + kThreads - 1) / kThreads), kThreads, 0, stream},
+                decide_kernel, stats_a, stats_b, g.m, g.n, reinterpret_cast<int*>(ws + w.row_exp),
+                reinterpret_cast<int*>(ws + w.col_exp), reinterpret_cast<int*>(ws + w.route));
 }
 
 }  // namespace ecgemm::detail

@@ -1,5 +1,5 @@
-// FP32 SIMT GEMM on the caller's layout: ECGEMM_MODE_FP32, and the corrected modes'
-// route on skinny shapes (dispatch.cpp says when).
+// The simt family: FP32 SIMT GEMM on the caller's layout. ECGEMM_MODE_FP32, and the
+// corrected modes' route on some skinny shapes (docs/architecture.md: the planner).
 //
 // A classic register-blocked SGEMM: 256 threads, each owning 4 or 8 x 4 or 8 outputs
 // held in registers; operand panels are double-buffered in shared memory,
@@ -11,12 +11,16 @@
 // their error near cuBLAS's or below at any k: they serve the corrected modes too.
 //
 // Split-K: when the output tiles cannot fill the GPU, blockIdx.z owns one k range and
-// writes its raw sum to a partials plane in the workspace; launch_partials_reduce adds the
+// writes its raw sum to a partials plane in the workspace; the common reducer adds the
 // planes in a fixed order (deterministic) and applies alpha, beta.
 #include <algorithm>
 
-#include "simt_fp32.hpp"
-#include "splitk_reduce.hpp"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/splitk_plan.hpp"
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/simt_fp32.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -24,15 +28,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPad = 4;            // row pitch ≡ 4 (mod 32) words: transposed stores spread over banks
 constexpr int kPromoteK = 32;      // two-level tiles: k per chunk added into the result
-constexpr int kRasterGroup = 8;    // tile rows per L2-friendly raster group
-
-constexpr int64_t round_up_to(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
-
-// op(A) as m x k, or op(B)^T as n x k: element (r, kk) is p[r * stride_r + kk * stride_k].
-struct Operand {
-  const float* p;
-  int64_t stride_r, stride_k, rows;
-};
 
 template <int BM, int BN, int BK>
 struct Shape {
@@ -60,7 +55,7 @@ struct PanelLoader {
   int rows_left;        // ... and i * kRowStep < rows_left
   int smem_first;
 
-  __device__ PanelLoader(const Operand& op, int64_t r0, int64_t k_begin, int64_t k_end, int tid) {
+  __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin, int64_t k_end, int tid) {
     const int r_first = kAlongK ? tid % BR : tid / BK;
     const int k_first = kAlongK ? tid / BR : tid % BK;
     load_stride = kAlongK ? kKStep * op.stride_k : kRowStep * op.stride_r;
@@ -92,35 +87,22 @@ struct SplitK {
   float* partials;  // splits planes of m x n, column-major with ld = m; null without split-K
 };
 
-// Maps blockIdx.x to a tile, walking groups of kRasterGroup tile rows column by column
-// so that concurrent blocks share operand panels in L2.
-__device__ __forceinline__ void raster_tile(int64_t tiles_m, int64_t tiles_n, int64_t* tile_m,
-                                            int64_t* tile_n) {
-  const int64_t bid = blockIdx.x;
-  const int64_t per_group = kRasterGroup * tiles_n;
-  const int64_t first_m = bid / per_group * kRasterGroup;
-  const int64_t group_m = std::min<int64_t>(tiles_m - first_m, kRasterGroup);
-  *tile_m = first_m + bid % per_group % group_m;
-  *tile_n = bid % per_group / group_m;
-}
-
 template <int BM, int BN, int BK, bool kAlongKA, bool kAlongKB>
 __global__ void __launch_bounds__(kThreads, Shape<BM, BN, BK>::kBlocksPerSm)
-simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
+simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   using S = Shape<BM, BN, BK>;
   constexpr int kTM = S::kTM, kTN = S::kTN;
   __shared__ __align__(16) float as[2][BK][BM + kPad];
   __shared__ __align__(16) float bs[2][BK][BN + kPad];
 
   // grid.y walks the products of a batch (split-K is for single products only).
-  const int64_t z = args.batch.first + blockIdx.y;
+  const int64_t z = batch_product(args.batch.first);
   a.p = batch_a(args, z);
   b.p = batch_b(args, z);
   args.c = batch_c(args, z);
 
-  int64_t tile_m, tile_n;
-  raster_tile((args.m + BM - 1) / BM, (args.n + BN - 1) / BN, &tile_m, &tile_n);
-  const int64_t m0 = tile_m * BM, n0 = tile_n * BN;
+  const Tile tile = raster_tile((args.m + BM - 1) / BM, (args.n + BN - 1) / BN, BM, BN);
+  const int64_t m0 = tile.m0, n0 = tile.n0;
   const int64_t k_begin = blockIdx.z * split.k_chunk;
   const int64_t k_end = std::min<int64_t>(args.k, k_begin + split.k_chunk);
 
@@ -198,7 +180,7 @@ simt_gemm_kernel(Operand a, Operand b, GemmArgs args, SplitK split) {
       const int64_t row = m0 + (i / 4) * 64 + tm * 4 + i % 4;
       if (row >= args.m) continue;
       if (partial) partial[col * args.m + row] = acc[i][j];
-      else store_epilogue(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
+      else store_scaled(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
     }
   }
 }
@@ -219,28 +201,21 @@ constexpr TileDims dims(SimtTile t) {
 }
 
 template <int BM, int BN, int BK>
-cudaError_t launch_tile(const Operand& a, const Operand& b, const GemmArgs& g, const SimtPlan& plan,
+cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmArgs& g, const SimtPlan& plan,
                         float* partials, cudaStream_t stream) {
   const int64_t tiles = ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN);
   if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
   const SplitK split{plan.k_chunk, plan.splits > 1 ? partials : nullptr};
   // Which index of each operand is contiguous in memory picks the load pattern.
   const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
-  auto kernel = a_along_k && b_along_k ? simt_gemm_kernel<BM, BN, BK, true, true>
-                : a_along_k            ? simt_gemm_kernel<BM, BN, BK, true, false>
-                : b_along_k            ? simt_gemm_kernel<BM, BN, BK, false, true>
-                                       : simt_gemm_kernel<BM, BN, BK, false, false>;
-  GemmArgs batch = g;
-  for (batch.batch.first = 0; batch.batch.first < g.batch.count;
-       batch.batch.first += kMaxBatchPerLaunch) {
-    const auto products = std::min(g.batch.count - batch.batch.first, kMaxBatchPerLaunch);
-    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(products),
-                    static_cast<unsigned>(plan.splits));
-    kernel<<<grid, kThreads, 0, stream>>>(a, b, batch, split);
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+  auto kernel = a_along_k && b_along_k ? simt_kernel<BM, BN, BK, true, true>
+                : a_along_k            ? simt_kernel<BM, BN, BK, true, false>
+                : b_along_k            ? simt_kernel<BM, BN, BK, false, true>
+                                       : simt_kernel<BM, BN, BK, false, false>;
+  return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
+    const dim3 grid(static_cast<unsigned>(tiles), products, static_cast<unsigned>(plan.splits));
+    return launch({grid, kThreads, 0, stream}, kernel, a, b, part, split);
+  });
 }
 
 }  // namespace
@@ -262,10 +237,11 @@ SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, 
   const size_t plane_bytes = static_cast<size_t>(m * n) * 4;
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
   const int64_t want = std::min({resident / tiles, k / kMinSplitK, fit});
-  p.k_chunk = round_up_to(k, d.bk);
+  p.k_chunk = round_up(k, d.bk);
   if (want > 1) {
-    p.k_chunk = round_up_to((k + want - 1) / want, d.bk);
-    p.splits = static_cast<int>((k + p.k_chunk - 1) / p.k_chunk);
+    const KSplit s = split_k(k, want, d.bk);
+    p.k_chunk = s.chunk;
+    p.splits = s.splits;
     p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
   }
   return p;
@@ -273,8 +249,7 @@ SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, 
 
 cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* workspace,
                              cudaStream_t stream) {
-  const Operand a{g.a, g.trans_a ? g.lda : 1, g.trans_a ? 1 : g.lda, g.m};
-  const Operand b{g.b, g.trans_b ? 1 : g.ldb, g.trans_b ? g.ldb : 1, g.n};
+  const OperandView a = view_a(g), b = view_b(g);
   float* partials = static_cast<float*>(workspace);
   cudaError_t err = cudaErrorInvalidValue;
   switch (plan.tile) {
@@ -284,7 +259,8 @@ cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* work
     case SimtTile::kSmall: err = launch_tile<64, 64, 16>(a, b, g, plan, partials, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
-  return launch_partials_reduce(g, partials, plan.splits, stream);
+  return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,
+                              false);
 }
 
 }  // namespace ecgemm::detail

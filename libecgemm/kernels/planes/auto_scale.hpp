@@ -21,7 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gemm_args.hpp"
+#include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
 

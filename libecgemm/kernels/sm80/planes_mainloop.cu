@@ -1,22 +1,19 @@
-// Tensor Core mainloop (mma.sync; sm_80 and newer; Hopper takes sm90_tc_gemm.cu
-// when the sm_90a code is built) over the pre-split, K-major, zero-padded planes.
-//
-// Error correction (Ootomo & Yokota 2022): per MMA k-step, hi·hi is issued with a
-// zero accumulator and added to `promoted` by an FP32 add (round-to-nearest), because
-// the Tensor Core's own accumulation truncates. lo·hi + hi·lo accumulate inside the
-// Tensor Core in `correction`, whose small magnitude makes truncation harmless there.
-// Markidis, the baseline, keeps all four products inside the Tensor Core (hi·hi in
-// `promoted`, the rest in `correction`, both truncating), so its error grows with k.
+// The planes family's mma.sync mainloop (sm_80 and newer; Hopper takes the wgmma one,
+// sm90/planes_mainloop.cu, where the sm_90a code is built) over the pre-split, K-major,
+// zero-padded planes. The products per method, and the error correction, are
+// mma_products' (sm80/fragments.cuh): hi·hi accumulates in `promoted`, the correction
+// products in `correction`.
 #include <cuda_fp16.h>
 
 #include <type_traits>
 
-#include "kernel_attributes.hpp"
-#include "mma_frags.cuh"
-#include "mma_sm80.cuh"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
-#include "../split.cuh"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/planes/parts.hpp"
+#include "kernels/sm80/fragments.cuh"
+#include "kernels/sm80/mma_sync.cuh"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {
@@ -27,9 +24,7 @@ static_assert(kTileM == kTileN, "A and B planes share one plane size");
 // is always kTileM x kTileN (the planes are padded to it).
 template <TcMethod M, int kKBytes, int kStages>
 struct Config {
-  using Mma = std::conditional_t<uses_half(M), MmaF16, MmaTf32>;
   static constexpr Scheme kScheme = scheme_of(M);
-  static constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
   // Two accumulators (corrected, Markidis) fill the register file at 64 x 32 per warp
   // with 8 warps. One accumulator affords 64 x 64 per warp, which loads a third fewer
   // shared-memory bytes per MMA; those CTAs have 4 warps, two per SM so that one
@@ -119,29 +114,9 @@ template <TcMethod M, class C>
 __device__ __forceinline__ void mma_row(Accumulators<C>& acc, int mi, const uint32_t (&hi_a)[4],
                                         const uint32_t (&lo_a)[4], const Frags<C>& hi,
                                         const Frags<C>& lo) {
-  using Mma = typename C::Mma;
-  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-  for (int ni = 0; ni < C::kFragsN; ++ni) {
-    float(&sum)[4] = acc.promoted[mi][ni];
-    if constexpr (C::kScheme == Scheme::kCorrected) {
-      float(&corr)[4] = acc.correction[mi][ni];
-      Mma::run(corr, lo_a, hi.b[ni], corr);
-      Mma::run(corr, hi_a, lo.b[ni], corr);
-      float d[4];
-      Mma::run(d, hi_a, hi.b[ni], zero);
-#pragma unroll
-      for (int x = 0; x < 4; ++x) sum[x] += d[x];  // the round-to-nearest promotion
-    } else if constexpr (C::kScheme == Scheme::kFourProducts) {
-      float(&corr)[4] = acc.correction[mi][ni];
-      Mma::run(corr, lo_a, lo.b[ni], corr);
-      Mma::run(corr, lo_a, hi.b[ni], corr);
-      Mma::run(corr, hi_a, lo.b[ni], corr);
-      Mma::run(sum, hi_a, hi.b[ni], sum);
-    } else {
-      Mma::run(sum, hi_a, hi.b[ni], sum);
-    }
-  }
+  for (int ni = 0; ni < C::kFragsN; ++ni)
+    mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi_a, lo_a, hi.b[ni], lo.b[ni]);
 }
 
 template <TcMethod M, class C>
@@ -175,15 +150,15 @@ __device__ __forceinline__ void load_and_mma_step(Accumulators<C>& acc, uint32_t
 template <TcMethod M, int kKBytes, int kStages>
 __global__ void __launch_bounds__(Config<M, kKBytes, kStages>::kThreads,
                                   Config<M, kKBytes, kStages>::kCtasPerSm)
-tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_per_split,
-               int64_t k_tiles, GemmArgs args, float* partials, int64_t m_pad, int64_t n_pad) {
+planes_mma_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_per_split,
+                  int64_t k_tiles, GemmArgs args, float* partials, int64_t m_pad, int64_t n_pad) {
   using C = Config<M, kKBytes, kStages>;
   extern __shared__ __align__(128) char smem[];
   if (route_skipped(args.scale)) return;  // AUTO: the other route runs (the whole CTA leaves)
   const uint32_t smem0 = smem_address(smem);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int warp_m = warp / C::kWarpsN, warp_n = warp % C::kWarpsN;
-  const Tile tile = raster_tile(tiles_m, tiles_n);
+  const Tile tile = raster_tile(tiles_m, tiles_n, kTileM, kTileN);
   const int64_t kt_begin = blockIdx.z * k_tiles_per_split;
   const int64_t kt_end = min(k_tiles, kt_begin + k_tiles_per_split);
   const int64_t count = kt_end - kt_begin;
@@ -250,10 +225,8 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
   cp_async_wait<0>();
 
   // Epilogue. Fragment (mi, ni) holds rows g, g+8 and columns 2t, 2t+1 of its 16x8 tile.
-  const bool direct = gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(args.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(args.scalars) : 0.0f;
-  float* partial = direct ? nullptr : partials + blockIdx.z * m_pad * n_pad;
+  const Epilogue epi = Epilogue::of(args.scalars, gridDim.z == 1);
+  float* partial = epi.direct ? nullptr : partials + blockIdx.z * m_pad * n_pad;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int mi = 0; mi < C::kFragsM; ++mi)
@@ -263,17 +236,11 @@ tc_gemm_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_tiles_
       for (int x = 0; x < 4; ++x) {
         const int64_t row = tile.m0 + warp_m * C::kWarpTileM + mi * 16 + g + (x / 2) * 8;
         const int64_t col = tile.n0 + warp_n * C::kWarpTileN + ni * 8 + 2 * t + (x % 2);
-        float v = acc.promoted[mi][ni][x];
-        // An infinite hi·hi sum is what FP32 arithmetic gives; the correction would
-        // only add Inf·lo terms whose signs follow the remainders' (Inf - Inf = NaN).
-        if constexpr (C::kScheme != Scheme::kOnePass)
-          if (!isinf(v)) v += acc.correction[mi][ni][x] * C::kCorrScale;
-        if (!direct) {
+        const float v = finish_sum<M>(acc.promoted[mi][ni][x], acc.correction[mi][ni][x]);
+        if (!epi.direct)  // padded planes: the reducer reads only the m x n part
           partial[col * m_pad + row] = v;
-        } else if (row < args.m && col < args.n) {
-          store_epilogue(args.c + col * args.ldc + row, unscale(args.scale, row, col, v), alpha,
-                         beta);
-        }
+        else if (row < args.m && col < args.n)
+          epi.store(args.c + col * args.ldc + row, unscale(args.scale, row, col, v));
       }
 }
 
@@ -281,10 +248,8 @@ template <TcMethod M, int kKBytes, int kStages>
 cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws,
                             const DeviceInfo& dev, cudaStream_t stream) {
   using C = Config<M, kKBytes, kStages>;
-  auto kernel = tc_gemm_kernel<M, kKBytes, kStages>;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, dev.ordinal,
-                                    [kernel] { return opt_in_shared_memory(kernel, C::kSmemBytes); });
+  constexpr auto kernel = planes_mma_kernel<M, kKBytes, kStages>;
+  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, C::kSmemBytes);
   if (err != cudaSuccess) return err;
   const Planes planes{ws + w.a_hi, ws + w.a_lo, ws + w.b_hi, ws + w.b_lo,
                       w.k_pad * static_cast<int64_t>(element_bytes(M))};
@@ -294,10 +259,10 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
   const int64_t per_split = (k_tiles + w.splits - 1) / w.splits;
   float* partials = reinterpret_cast<float*>(ws + w.partials);
   const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), 1, static_cast<unsigned>(w.splits));
-  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(planes, tiles_m, tiles_n, per_split,
-                                                       k_tiles, args, partials, w.m_pad, w.n_pad);
-  if ((err = cudaGetLastError()) != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, stream);
+  err = launch({grid, C::kThreads, C::kSmemBytes, stream}, kernel, planes, tiles_m, tiles_n,
+               per_split, k_tiles, args, partials, w.m_pad, w.n_pad);
+  if (err != cudaSuccess || w.splits == 1) return err;
+  return launch_splitk_reduce(args, planes_partials(w, ws), stream, false);
 }
 
 template <TcMethod M>
@@ -318,8 +283,8 @@ cudaError_t launch_for_method(const GemmArgs& args, const TcWorkspace& w, char* 
 
 }  // namespace
 
-cudaError_t launch_sm80_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+cudaError_t launch_planes_mma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                              char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     return launch_for_method<decltype(m)::value>(args, plan, ws, dev, stream);
   });

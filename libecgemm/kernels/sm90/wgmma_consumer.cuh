@@ -1,7 +1,7 @@
 // The consumer warpgroups of the Hopper Tensor Core kernels: wgmma over K-major,
 // 128-byte-swizzled hi/lo stages in shared memory, with the paper's error correction,
-// and the epilogue. Shared by the plane-reading kernel (sm90_tc_gemm.cu) and the fused
-// kernel that splits in shared memory (sm90_fused_gemm.cu).
+// and the stage ring they read. Shared by the planes family's wgmma mainloop
+// (sm90/planes_mainloop.cu) and the fused_wgmma family (sm90/fused_wgmma.cu).
 //
 // Error correction (Ootomo & Yokota 2022): per wgmma k-step (k16 FP16, k8 TF32) hi·hi is
 // issued with scale-d = 0 into `product` and added to `promoted` with FP32
@@ -14,10 +14,8 @@
 
 #include <type_traits>
 
-#include "../split.cuh"
-#include "sm90_ptx.cuh"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
+#include "kernels/common/method.hpp"
+#include "kernels/sm90/ptx.cuh"
 
 #if defined(ECGEMM_SM90A_DEVICE)
 namespace ecgemm::detail::sm90 {
@@ -35,6 +33,10 @@ constexpr int kPromoteSteps = 1;
 struct Accumulators {
   float promoted[64];    // hi·hi (RN-promoted for the corrected modes), or the only one
   float correction[64];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+  __device__ __forceinline__ void clear() {
+#pragma unroll
+    for (int x = 0; x < 64; ++x) promoted[x] = correction[x] = 0.0f;
+  }
 };
 
 // Where one stage's planes start (shared-memory addresses); B is 128 rows, A is the
@@ -53,6 +55,19 @@ struct StageDescs {
     b_lo = kmajor_sw128_desc(s.b_lo);
   }
 };
+
+// The stage ring's barriers (8 bytes apart): slot s's `full` completes with
+// `producer_arrivals` arrivals (and the copy bytes announced with them), its `empty` with
+// one arrival per consumer warp (consume() frees a slot so). Thread 0, before the CTA's
+// first barrier.
+__device__ __forceinline__ void init_stage_ring(uint32_t full, uint32_t empty, int stages,
+                                                uint32_t producer_arrivals,
+                                                uint32_t consumer_warps) {
+  for (int s = 0; s < stages; ++s) {
+    mbarrier_init(full + 8 * s, producer_arrivals);
+    mbarrier_init(empty + 8 * s, consumer_warps);
+  }
+}
 
 // Runs `count` stages, the ring's slices seq0 .. seq0 + count - 1 (a persistent CTA's
 // tiles continue one sequence). stage(s) gives the layout of ring slot s; full/empty are
@@ -127,18 +142,6 @@ __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageO
   if (release_last && count > 0 && signals) mbarrier_arrive(empty + 8 * ((seq0 + count - 1) % kStages));
   pin_registers(acc.promoted);
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
-}
-
-// The finished sum of element v: hi·hi plus the (unscaled) corrections. An infinite
-// hi·hi sum is what FP32 arithmetic gives; the correction would only add Inf·lo terms
-// whose signs follow the remainders' (Inf - Inf = NaN).
-template <TcMethod M>
-__device__ __forceinline__ float finished_sum(const Accumulators& acc, int v) {
-  constexpr float kCorrScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
-  float value = acc.promoted[v];
-  if constexpr (scheme_of(M) != Scheme::kOnePass)
-    if (!isinf(value)) value += acc.correction[v] * kCorrScale;
-  return value;
 }
 
 // Thread t of a consumer holds element v of its 64 x 128 slab at row

@@ -1,12 +1,12 @@
-// Hopper Tensor Core mainloop (wgmma, sm_90a) over the pre-split, K-major,
-// zero-padded operand planes that split_operands.cu writes.
+// The planes family's wgmma mainloop (sm_90a) over the pre-split, K-major, zero-padded
+// operand planes that the split pass (planes/split_pass.cu) writes.
 //
 // One CTA computes a 128 x 128 tile of C with three warpgroups: a producer that
 // streams 128-byte K slices of every plane into a ring of shared-memory stages with
 // the copy engine (TMA, 128-byte swizzle, completion on mbarriers), and two
 // consumers, each owning 64 rows x 128 columns, that issue m64n128 wgmmas.
 //
-// The consumers and the error correction are sm90_consumer.cuh's.
+// The consumers and the error correction are sm90/wgmma_consumer.cuh's.
 #include <cuda.h>  // CUtensorMap and its enums only: the encoder comes from the runtime
 #include <cuda_fp16.h>
 #include <cudaTypedefs.h>
@@ -14,20 +14,20 @@
 #include <climits>
 #include <type_traits>
 
-#include "../split.cuh"
-#include "dependent_launch.cuh"
-#include "kernel_attributes.hpp"
-#include "sm90_consumer.cuh"
-#include "sm90_ptx.cuh"
-#include "sm90_tensor_map.hpp"
-#include "tc_config.hpp"
-#include "tc_tile.cuh"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/common/tile_scheduler.cuh"
+#include "kernels/planes/parts.hpp"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.hpp"
+#include "kernels/sm90/wgmma_consumer.cuh"
+#include "split.cuh"
 
 namespace ecgemm::detail {
 namespace {
 
 constexpr int kConsumers = 2;                        // warpgroups issuing wgmma
-constexpr int kThreadsSm90 = 128 * (1 + kConsumers);
+constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kSliceBytes = kPadKBytes;              // one 128-byte swizzle row of K
 constexpr int kPlaneBytes = kTileM * kSliceBytes;    // 16 KB; kTileM == kTileN
 constexpr int kStageRing = 192 * 1024;               // shared memory for the stage ring
@@ -35,7 +35,7 @@ constexpr int kSmemAlign = 1024;                     // 128-byte swizzle atom
 static_assert(kTileM == kTileN && kTileM == 128, "one box shape serves A and B planes");
 
 template <TcMethod M>
-struct Sm90Traits {
+struct WgmmaTraits {
   static constexpr int kPlanes = uses_lo(M) ? 4 : 2;  // A_hi, B_hi [, A_lo, B_lo]
   static constexpr int kStageBytes = kPlanes * kPlaneBytes;
   static constexpr int kStages = kStageRing / kStageBytes;  // 3, or 6 for one pass
@@ -63,13 +63,40 @@ constexpr int kConsumerWarps = 4 * kConsumers;       // arrivals that free a sta
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128 * (40 + 2 * 232) <= 64 K
 static_assert(kConsumerRows * kSliceBytes % kSmemAlign == 0, "consumer slabs keep the atom");
 
+// The K slices of split `split`: `*first` on, the count returned. Trailing splits may own
+// none; they still write their (zero) partials.
+__device__ __forceinline__ int64_t split_slices(const Problem& p, int64_t split, int64_t* first) {
+  *first = split * p.slices_per_split;
+  return max(int64_t(0), min(p.k_slices, *first + p.slices_per_split) - *first);
+}
+
+// Thread 0 sets up the CTA's stage ring (the producer's arrival and the copy bytes fill a
+// slot) and prefetches the hi planes' tensor maps; then the CTA's first barrier.
+template <TcMethod M>
+__device__ __forceinline__ void setup_ring(const PlaneMaps& maps, uint32_t full, uint32_t empty) {
+  if (threadIdx.x == 0) {
+    init_stage_ring(full, empty, WgmmaTraits<M>::kStages, 1, kConsumerWarps);
+    fence_barrier_init();
+    prefetch_tensor_map(&maps.a_hi);
+    prefetch_tensor_map(&maps.b_hi);
+  }
+  __syncthreads();
+}
+
+// Ring slot s's planes.
+template <TcMethod M>
+__device__ __forceinline__ StageLayout stage_at(uint32_t ring, uint32_t s) {
+  const uint32_t base = ring + s * WgmmaTraits<M>::kStageBytes;
+  return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
+}
+
 // The producer thread: slice first + i of the tile is the ring's slice seq0 + i (consume's
 // numbering); it fills that slice's slot once consumers freed it.
 template <TcMethod M>
 __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile, int64_t first,
                                         int64_t count, uint32_t ring, uint32_t full,
                                         uint32_t empty, uint64_t seq0 = 0) {
-  using T = Sm90Traits<M>;
+  using T = WgmmaTraits<M>;
   constexpr int kSliceElems = kSliceBytes / static_cast<int>(element_bytes(M));
   const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
   for (int64_t i = 0; i < count; ++i) {
@@ -95,10 +122,8 @@ template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
                                            const Tile& tile, int64_t split, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
-  const bool direct = kAuto ? p.splits == 1 : gridDim.z == 1;
-  const float alpha = direct ? resolve_alpha(p.args.scalars) : 0.0f;
-  const float beta = direct ? resolve_beta(p.args.scalars) : 0.0f;
-  float* partial = direct ? nullptr : p.partials + split * p.m_pad * p.n_pad;
+  const Epilogue epi = Epilogue::of(p.args.scalars, kAuto ? p.splits == 1 : gridDim.z == 1);
+  float* partial = epi.direct ? nullptr : p.partials + split * p.m_pad * p.n_pad;
   // AUTO: this thread's 2 row and 32 column exponents (0 where nothing is to undo: split-K
   // partials stay scaled for the reduction, unscaled routes), read before the first
   // store to C: no load can move above a store that may alias it, and read per element
@@ -106,7 +131,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
   int row_e[2] = {0, 0}, col_e[32] = {};
   if constexpr (kAuto) {
     const AutoScale& sc = p.args.scale;
-    if (direct && *sc.route != kAutoUnscaledRoute) {
+    if (epi.direct && *sc.route != kAutoUnscaledRoute) {
 #pragma unroll
       for (int i = 0; i < 2; ++i) {
         const int64_t row = row0 + slab_row(2 * i);
@@ -122,43 +147,31 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 #pragma unroll
   for (int v = 0; v < 64; ++v) {
     const int64_t row = row0 + slab_row(v), col = col0 + slab_col(v);
-    float value = finished_sum<M>(acc, v);
+    float value = finish_sum<M>(acc.promoted[v], acc.correction[v]);
     if constexpr (kAuto)
       value = times_pow2(value, -(row_e[(v / 2) % 2] + col_e[(v / 4) * 2 + v % 2]));
-    if (!direct) {
+    if (!epi.direct)  // padded planes: the reducer reads only the m x n part
       partial[col * p.m_pad + row] = value;
-    } else if (row < p.args.m && col < p.args.n) {
-      store_epilogue(p.args.c + col * p.args.ldc + row, value, alpha, beta);
-    }
+    else if (row < p.args.m && col < p.args.n)
+      epi.store(p.args.c + col * p.args.ldc + row, value);
   }
 }
 
 #endif  // ECGEMM_SM90A_DEVICE
 
 template <TcMethod M>
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+__global__ void __launch_bounds__(kThreads, 1)
+planes_wgmma_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  using T = Sm90Traits<M>;
+  using T = WgmmaTraits<M>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
-  const Tile tile = raster_tile(p.tiles_m, p.tiles_n);
-  // Trailing splits may own no slice; they still write their (zero) partials.
-  const int64_t first = blockIdx.z * p.slices_per_split;
-  const int64_t count = max(int64_t(0), min(p.k_slices, first + p.slices_per_split) - first);
-
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, 1);  // the producer's arrive + the copy bytes
-      mbarrier_init(empty + 8 * s, kConsumerWarps);
-    }
-    fence_barrier_init();
-    prefetch_tensor_map(&maps.a_hi);
-    prefetch_tensor_map(&maps.b_hi);
-  }
-  __syncthreads();
+  const Tile tile = raster_tile(p.tiles_m, p.tiles_n, kTileM, kTileN);
+  int64_t first;
+  const int64_t count = split_slices(p, blockIdx.z, &first);
+  setup_ring<M>(maps, full, empty);
   // Launched as a dependent of the split pass: the setup above overlapped its tail; the
   // planes are read (and C, the partials written) only after it finished.
   wait_for_prior_grids();
@@ -171,17 +184,13 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
   } else {
     claim_registers<kConsumerRegs>();
     Accumulators acc;
-#pragma unroll
-    for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
-    auto stage = [ring](uint32_t s) {
-      const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
-      return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
-    };
+    acc.clear();
+    auto stage = [ring](uint32_t s) { return stage_at<M>(ring, s); };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
     store_tile<M, false>(acc, p, tile, blockIdx.z, group - 1);
   }
 #elif defined(__CUDA_ARCH__)
-  __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
+  __trap();  // never launched: planes_wgmma_usable requires the sm_90a image
 #endif
 }
 
@@ -189,71 +198,53 @@ sm90_tc_gemm_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
 // Persistent CTAs (one an SM) walk the tiles and splits, so that a launch that returns
 // costs one wave, not the tiles' (an empty launch of every tile cost ~60 us at 4096^3 on
 // an H200), and each route keeps one body: both in one kernel ran 677 us against
-// halfhalf's 617 at 4096^3, 8x the warps stalled on instruction fetch (ncu,
-// bench/results/mma-2026-11-23/auto_tile_ncu.txt). A CTA's tiles continue one ring
-// sequence, so its producer loads the next tile while its consumers store this one.
-// H200, 4096^3, type-1 data: 629 us, as plain halfhalf's tiles, and 1.5 us for the
-// launch that returns (bench/results/auto-2026-11-23-persistent).
-// The plain kernel above keeps its own body: sharing AUTO's epilogue through a switch
-// measured 11-13% slower on epilogue-bound shapes (bench/results/auto-2026-11-23).
+// halfhalf's 617 at 4096^3, 8x the warps stalled on instruction fetch (ncu). A CTA's
+// tiles continue one ring sequence, so its producer loads the next tile while its
+// consumers store this one. H200, 4096^3, type-1 data: 629 us, as plain halfhalf's
+// tiles, and 1.5 us for the launch that returns. The plain kernel above keeps its own
+// body: sharing AUTO's epilogue through a switch measured 11-13% slower on
+// epilogue-bound shapes. (Measurements: bench/results/README.md.)
 template <TcMethod M>
-__global__ void __launch_bounds__(kThreadsSm90, 1)
-sm90_tc_auto_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
+__global__ void __launch_bounds__(kThreads, 1)
+planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
+                         const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  using T = Sm90Traits<M>;
+  using T = WgmmaTraits<M>;
   if (route_skipped(p.args.scale)) return;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
-  const int64_t tiles = p.tiles_m * p.tiles_n, work = tiles * p.splits;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < T::kStages; ++s) {
-      mbarrier_init(full + 8 * s, 1);
-      mbarrier_init(empty + 8 * s, kConsumerWarps);
-    }
-    fence_barrier_init();
-    prefetch_tensor_map(&maps.a_hi);
-    prefetch_tensor_map(&maps.b_hi);
-  }
-  __syncthreads();
-  // Work item w: tile w % tiles of split w / tiles; trailing splits may own no slice.
-  auto slices = [&p](int64_t split, int64_t* first) {
-    *first = split * p.slices_per_split;
-    return max(int64_t(0), min(p.k_slices, *first + p.slices_per_split) - *first);
-  };
+  setup_ring<M>(maps, full, empty);
   const int group = threadIdx.x / 128;
   uint64_t seq = 0;
   if (group == 0) {
     release_registers<kProducerRegs>();
     if (threadIdx.x != 0) return;
-    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-      int64_t first;
-      const int64_t count = slices(w / tiles, &first);
-      produce<M>(maps, raster_tile_at(w % tiles, p.tiles_m, p.tiles_n), first, count, ring, full,
-                 empty, seq);
-      seq += count;
-    }
+    for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
+                       [&](const Tile& tile, int64_t split) {
+                         int64_t first;
+                         const int64_t count = split_slices(p, split, &first);
+                         produce<M>(maps, tile, first, count, ring, full, empty, seq);
+                         seq += count;
+                       });
   } else {
     claim_registers<kConsumerRegs>();
-    auto stage = [ring](uint32_t s) {
-      const uint32_t base = ring + s * Sm90Traits<M>::kStageBytes;
-      return StageLayout{base, base + kPlaneBytes, base + 2 * kPlaneBytes, base + 3 * kPlaneBytes};
-    };
-    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-      int64_t first;
-      const int64_t count = slices(w / tiles, &first);
-      Accumulators acc;
-#pragma unroll
-      for (int x = 0; x < 64; ++x) acc.promoted[x] = acc.correction[x] = 0.0f;
-      consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq, true);
-      store_tile<M, true>(acc, p, raster_tile_at(w % tiles, p.tiles_m, p.tiles_n), w / tiles,
-                          group - 1);
-      seq += count;
-    }
+    auto stage = [ring](uint32_t s) { return stage_at<M>(ring, s); };
+    for_each_work_item(p.tiles_m, p.tiles_n, p.splits, kTileM, kTileN,
+                       [&](const Tile& tile, int64_t split) {
+                         int64_t first;
+                         const int64_t count = split_slices(p, split, &first);
+                         Accumulators acc;
+                         acc.clear();
+                         consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq,
+                                                true);
+                         store_tile<M, true>(acc, p, tile, split, group - 1);
+                         seq += count;
+                       });
   }
 #elif defined(__CUDA_ARCH__)
-  __trap();  // never launched: sm90_mainloop_usable requires the sm_90a image
+  __trap();  // never launched: planes_wgmma_usable requires the sm_90a image
 #endif
 }
 
@@ -278,15 +269,12 @@ bool encode_plane(CUtensorMap* map, TcMethod method, const char* plane, int64_t 
 template <TcMethod M>
 cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, int device,
                           cudaStream_t stream) {
-  auto kernel = sm90_tc_gemm_kernel<M>;
-  constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
-  static std::atomic<uint64_t> configured{0};
-  cudaError_t err = once_per_device(configured, device, [kernel] {
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-  });
+  constexpr auto kernel = planes_wgmma_kernel<M>;
+  constexpr int kSmem = WgmmaTraits<M>::kSmemBytes;
+  const cudaError_t err = opt_in_shared_memory<kernel>(device, kSmem);
   if (err != cudaSuccess) return err;
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
-  return launch_kernel_after(true, kernel, grid, kThreadsSm90, kSmem, stream, maps, p);
+  return launch({grid, kThreads, kSmem, stream, true}, kernel, maps, p);
 }
 
 // The tensor maps and the problem of one plan; false if a map cannot be encoded.
@@ -318,29 +306,22 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
   if (!describe<M>(args, w, ws, &maps, &p)) return cudaErrorInvalidValue;
   const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
-  return launch_splitk_reduce(args, w, ws, stream, true);
+  return launch_splitk_reduce(args, planes_partials(w, ws), stream, true);
 }
 
 }  // namespace
 
-bool sm90_mainloop_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev) {
+bool planes_wgmma_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev) {
   (void)method;  // every mode has an sm90 kernel
-#if defined(ECGEMM_HAS_SM90A)
   // Tensor-map coordinates are 32-bit; the grid's x extent is 2^31 - 1 tiles.
-  const int64_t k_elems = plan.k_pad;
   const int64_t rows = plan.m_pad > plan.n_pad ? plan.m_pad : plan.n_pad;
   const int64_t tiles = (plan.m_pad / kTileM) * (plan.n_pad / kTileN);
-  return dev.cc_major == 9 && dev.cc_minor == 0 && k_elems <= INT32_MAX && rows <= INT32_MAX &&
-         tiles <= INT32_MAX && plan.splits <= 65535 && tensor_map_encoder() != nullptr &&
-         Sm90Traits<TcMethod::kTf32x3>::kSmemBytes <= dev.max_smem_per_block;
-#else
-  (void)plan, (void)dev;
-  return false;
-#endif
+  return plan.k_pad <= INT32_MAX && rows <= INT32_MAX && tiles <= INT32_MAX &&
+         plan.splits <= 65535 && wgmma_usable(dev, WgmmaTraits<TcMethod::kTf32x3>::kSmemBytes);
 }
 
-cudaError_t launch_sm90_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
-                                 char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+cudaError_t launch_planes_wgmma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+                                char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     return launch_method<decltype(m)::value>(args, plan, ws, dev, stream);
   });
@@ -352,24 +333,20 @@ namespace {
 template <TcMethod M>
 cudaError_t launch_auto_route(const PlaneMaps& maps, const Problem& p, const DeviceInfo& dev,
                               cudaStream_t stream) {
-  auto kernel = sm90_tc_auto_kernel<M>;
-  constexpr int kSmem = Sm90Traits<M>::kSmemBytes;
-  static std::atomic<uint64_t> configured{0};
-  const cudaError_t err = once_per_device(configured, dev.ordinal, [kernel] {
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-  });
+  constexpr auto kernel = planes_wgmma_auto_kernel<M>;
+  constexpr int kSmem = WgmmaTraits<M>::kSmemBytes;
+  const cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, kSmem);
   if (err != cudaSuccess) return err;
   const int64_t work = p.tiles_m * p.tiles_n * p.splits;
   const auto ctas = static_cast<unsigned>(work < dev.sm_count ? work : dev.sm_count);
-  kernel<<<ctas, kThreadsSm90, kSmem, stream>>>(maps, p);
-  return cudaGetLastError();
+  return launch({ctas, kThreads, kSmem, stream}, kernel, maps, p);
 }
 
 }  // namespace
 
-cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace& half,
-                                      const GemmArgs& fallback, const TcWorkspace& tf32,
-                                      char* ws, const DeviceInfo& dev, cudaStream_t stream) {
+cudaError_t launch_planes_wgmma_auto(const GemmArgs& scaled, const TcWorkspace& half,
+                                     const GemmArgs& fallback, const TcWorkspace& tf32,
+                                     char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   PlaneMaps half_maps, tf32_maps;
   Problem half_p, tf32_p;
   if (!describe<TcMethod::kHalfx3>(scaled, half, ws, &half_maps, &half_p) ||
@@ -380,9 +357,11 @@ cudaError_t launch_sm90_auto_mainloop(const GemmArgs& scaled, const TcWorkspace&
   if (err != cudaSuccess) return err;
   if ((err = launch_auto_route<TcMethod::kTf32x3>(tf32_maps, tf32_p, dev, stream)) != cudaSuccess)
     return err;
-  if (half.splits > 1 && (err = launch_splitk_reduce(scaled, half, ws, stream)) != cudaSuccess)
+  if (half.splits > 1 &&
+      (err = launch_splitk_reduce(scaled, planes_partials(half, ws), stream, false)) != cudaSuccess)
     return err;
-  if (tf32.splits > 1) return launch_splitk_reduce(fallback, tf32, ws, stream);
+  if (tf32.splits > 1)
+    return launch_splitk_reduce(fallback, planes_partials(tf32, ws), stream, false);
   return cudaSuccess;
 }
 

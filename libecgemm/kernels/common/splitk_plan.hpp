@@ -1,4 +1,5 @@
-// How many K splits a kernel family with one CTA per output tile should use (host code).
+// Planning arithmetic the families share (host code): how many K splits, and where K
+// is cut.
 #pragma once
 
 #include <algorithm>
@@ -6,7 +7,21 @@
 
 namespace ecgemm::detail {
 
-// The split count in [1, max_splits] that finishes `tiles` output tiles soonest when
+constexpr int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+// K cut into `want` chunks of whole `align`s: the chunk, and how many it makes (the last
+// may be shorter; none is empty).
+struct KSplit {
+  int64_t chunk;
+  int splits;
+};
+inline KSplit split_k(int64_t k, int64_t want, int64_t align) {
+  const int64_t chunk = round_up((k + want - 1) / want, align);
+  return {chunk, static_cast<int>((k + chunk - 1) / chunk)};
+}
+
+// How many K splits a family with one CTA per output tile should use: the split count in
+// [1, max_splits] that finishes `tiles` output tiles soonest when
 // `slots` CTAs run at once and each CTA's time is proportional to its share of K:
 // waves(s) / s. Rounding the SMs per tile up instead can leave a second, partly empty
 // wave: 64 tiles on 132 SMs took 3 splits (192 CTAs, two waves of a third of K each)

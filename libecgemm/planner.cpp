@@ -16,13 +16,13 @@ namespace {
 
 bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
   switch (mode) {
-    case ECGEMM_MODE_TF32TF32: *method = TcMethod::kTf32x3; return true;
-    case ECGEMM_MODE_HALFHALF: *method = TcMethod::kHalfx3; return true;
+    case ECGEMM_MODE_TF32TF32: *method = TcMethod::kTf32Tf32; return true;
+    case ECGEMM_MODE_HALFHALF: *method = TcMethod::kHalfHalf; return true;
     // AUTO routes as halfhalf; on the plane route it scales (auto_scale.hpp), elsewhere
     // it runs tf32tf32's products (plan_for).
-    case ECGEMM_MODE_AUTO: *method = TcMethod::kHalfx3; return true;
-    case ECGEMM_MODE_TF32: *method = TcMethod::kTf32x1; return true;
-    case ECGEMM_MODE_FP16: *method = TcMethod::kHalfx1; return true;
+    case ECGEMM_MODE_AUTO: *method = TcMethod::kHalfHalf; return true;
+    case ECGEMM_MODE_TF32: *method = TcMethod::kTf32; return true;
+    case ECGEMM_MODE_FP16: *method = TcMethod::kFp16; return true;
     case ECGEMM_MODE_MARKIDIS: *method = TcMethod::kMarkidis; return true;
     case ECGEMM_MODE_FP32: return false;
   }
@@ -31,10 +31,10 @@ bool tensor_core_method(ecgemmMode_t mode, TcMethod* method) {
 
 const char* method_name(TcMethod method) {
   switch (method) {
-    case TcMethod::kTf32x3: return "tf32tf32";
-    case TcMethod::kHalfx3: return "halfhalf";
-    case TcMethod::kTf32x1: return "tf32";
-    case TcMethod::kHalfx1: return "fp16";
+    case TcMethod::kTf32Tf32: return "tf32tf32";
+    case TcMethod::kHalfHalf: return "halfhalf";
+    case TcMethod::kTf32: return "tf32";
+    case TcMethod::kFp16: return "fp16";
     case TcMethod::kMarkidis: return "markidis";
   }
   return "?";
@@ -114,16 +114,16 @@ struct Context {
 };
 
 Context context(const ecgemmContext& ctx, const GemmArgs& args) {
-  Context c{ctx, args, device_info(ctx), scratch_cap(ctx), false, TcMethod::kTf32x3,
+  Context c{ctx, args, device_info(ctx), scratch_cap(ctx), false, TcMethod::kTf32Tf32,
             false, false, false};
   c.tensor_cores = tensor_core_method(ctx.mode, &c.method);
-  c.corrected = c.method == TcMethod::kTf32x3 || c.method == TcMethod::kHalfx3;
-  c.fused_ok = c.tensor_cores && sm90_fused_usable(args, c.dev);
-  // The fused mma.sync family runs every method. Its k bound (sm80_fused.hpp: `fits`)
+  c.corrected = c.method == TcMethod::kTf32Tf32 || c.method == TcMethod::kHalfHalf;
+  c.fused_ok = c.tensor_cores && fused_wgmma_usable(args, c.dev);
+  // The fused mma.sync family runs every method. Its k bound (fused_mma.hpp: `fits`)
   // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
   // the Tensor Core by definition, so it is not theirs.
-  c.mma_ok = c.tensor_cores && sm80_fused_usable(c.dev) &&
-             (!c.corrected || plan_sm80_fused(args, c.dev, c.cap).fits);
+  c.mma_ok = c.tensor_cores && fused_mma_usable(c.dev) &&
+             (!c.corrected || plan_fused_mma(args, c.dev, c.cap).fits);
   return c;
 }
 
@@ -135,7 +135,7 @@ bool fp32_class(ecgemmMode_t mode) {
 bool usable(const Context& c, Family family) {
   switch (family) {
     case Family::kSimt: return true;
-    case Family::kGemv: return fp32_class(c.ctx.mode) && simt_gemv_shape(c.args);
+    case Family::kGemv: return fp32_class(c.ctx.mode) && gemv_shape(c.args);
     case Family::kPlanes: return c.tensor_cores && !c.args.batch.batched();
     case Family::kFusedWgmma: return c.fused_ok;
     case Family::kFusedMma: return c.mma_ok;
@@ -204,7 +204,7 @@ Family preferred(const Context& c) {
   // take (batches: a side at most 64). AUTO keeps the plane route where its scaling
   // lives and takes this family where it ran SIMT before (a side at most 64, or C at
   // most 128 wide). Where a split's k would exceed what one FP32 accumulator per output
-  // holds FP32-class (sm80_fused.hpp: a capped user workspace, a long-k batch), the
+  // holds FP32-class (fused_mma.hpp: a capped user workspace, a long-k batch), the
   // previous routes stay; SIMT keeps FP32 mode and GPUs without mma.sync.
   // (Unbatched, the one-pass modes and Markidis stay on the plane or wgmma routes.)
   //
@@ -253,12 +253,12 @@ Plan plan_for(const Context& c, Family family) {
   Plan p;
   p.family = family;
   const bool auto_mode = c.ctx.mode == ECGEMM_MODE_AUTO;
-  p.method = auto_mode && family != Family::kPlanes ? TcMethod::kTf32x3 : c.method;
+  p.method = auto_mode && family != Family::kPlanes ? TcMethod::kTf32Tf32 : c.method;
   switch (family) {
     case Family::kSimt: {
       // Two-level accumulation for the corrected modes (FP32 class over any k); plain
       // FP32 may use the wide tile. Batches are not split (their products fill the GPU).
-      const SimtPlan s = plan_simt_fp32(args.m, args.n, args.k, c.dev, c.tensor_cores,
+      const SimtPlan s = plan_simt(args.m, args.n, args.k, c.dev, c.tensor_cores,
                                         args.batch.batched() ? 0 : c.cap);
       p.bytes = s.bytes;
       p.detail = s;
@@ -266,31 +266,31 @@ Plan plan_for(const Context& c, Family family) {
     }
     case Family::kGemv: {
       const GemvPlan g =
-          plan_simt_gemv(args.m, args.n, args.k, simt_gemv_layout(args), c.dev, c.cap);
+          plan_gemv(args.m, args.n, args.k, gemv_layout(args), c.dev, c.cap);
       p.bytes = g.bytes;
       p.detail = g;
       break;
     }
     case Family::kPlanes:
       if (auto_mode) {
-        const TcAutoPlan a = plan_tc_auto(args.m, args.n, args.k, c.dev, c.cap);
+        const PlanesAutoPlan a = plan_planes_auto(args.m, args.n, args.k, c.dev, c.cap);
         p.auto_scaled = true;
         p.bytes = a.bytes;
         p.detail = a;
       } else {
-        const TcWorkspace w = plan_tc_workspace(p.method, args.m, args.n, args.k, c.dev, c.cap);
+        const PlanesPlan w = plan_planes(p.method, args.m, args.n, args.k, c.dev, c.cap);
         p.bytes = w.bytes;
         p.detail = w;
       }
       break;
     case Family::kFusedWgmma: {
-      const FusedPlan f = plan_sm90_fused(p.method, args, c.dev, c.cap);
+      const FusedWgmmaPlan f = plan_fused_wgmma(p.method, args, c.dev, c.cap);
       p.bytes = f.bytes;
       p.detail = f;
       break;
     }
     case Family::kFusedMma: {
-      const MmaFusedPlan f = plan_sm80_fused(args, c.dev, c.cap);
+      const FusedMmaPlan f = plan_fused_mma(args, c.dev, c.cap);
       p.bytes = f.bytes;
       p.detail = f;
       break;
@@ -306,22 +306,22 @@ struct Launcher {
   const DeviceInfo& dev;
   cudaStream_t stream;
   cudaError_t operator()(const SimtPlan& s) const {
-    return launch_simt_fp32(args, s, scratch, stream);
+    return launch_simt(args, s, scratch, stream);
   }
   cudaError_t operator()(const GemvPlan& g) const {
-    return launch_simt_gemv(args, g, scratch, dev, stream);
+    return launch_gemv(args, g, scratch, dev, stream);
   }
-  cudaError_t operator()(const TcWorkspace& w) const {
-    return launch_tc_gemm(plan.method, args, w, scratch, dev, stream);
+  cudaError_t operator()(const PlanesPlan& w) const {
+    return launch_planes(plan.method, args, w, scratch, dev, stream);
   }
-  cudaError_t operator()(const TcAutoPlan& a) const {
-    return launch_tc_auto(args, a, scratch, dev, stream);
+  cudaError_t operator()(const PlanesAutoPlan& a) const {
+    return launch_planes_auto(args, a, scratch, dev, stream);
   }
-  cudaError_t operator()(const FusedPlan& f) const {
-    return launch_sm90_fused(plan.method, args, f, scratch, dev, stream);
+  cudaError_t operator()(const FusedWgmmaPlan& f) const {
+    return launch_fused_wgmma(plan.method, args, f, scratch, dev, stream);
   }
-  cudaError_t operator()(const MmaFusedPlan& f) const {
-    return launch_sm80_fused(plan.method, args, f, scratch, dev, stream);
+  cudaError_t operator()(const FusedMmaPlan& f) const {
+    return launch_fused_mma(plan.method, args, f, scratch, dev, stream);
   }
 };
 
@@ -342,18 +342,18 @@ struct Describer {
     return std::snprintf(out, len, "tile=%s splits=%d", simt_tile_name(s.tile), s.splits);
   }
   int operator()(const GemvPlan& g) const { return std::snprintf(out, len, "splits=%d", g.splits); }
-  int operator()(const TcWorkspace& w) const {
+  int operator()(const PlanesPlan& w) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d", kTileM, kTileN, w.splits);
   }
-  int operator()(const TcAutoPlan& a) const {
+  int operator()(const PlanesAutoPlan& a) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d/%d", kTileM, kTileN, a.half.splits,
                          a.tf32.splits);
   }
-  int operator()(const FusedPlan& f) const {
+  int operator()(const FusedWgmmaPlan& f) const {
     return std::snprintf(out, len, "tile=%dx128%s splits=%d", 64 * f.consumers,
                          f.swapped ? " swapped" : "", f.splits);
   }
-  int operator()(const MmaFusedPlan& f) const {
+  int operator()(const FusedMmaPlan& f) const {
     return std::snprintf(out, len, "tile=64x64 splits=%d%s", f.splits,
                          f.cluster_reduce ? " cluster" : "");
   }

@@ -10,11 +10,11 @@
 
 #include "handle.hpp"
 #include "kernels/gemm_args.hpp"
-#include "kernels/simt_fp32.hpp"
-#include "kernels/simt_gemv.hpp"
-#include "kernels/sm80_fused.hpp"
-#include "kernels/sm90_fused.hpp"
-#include "kernels/tc_config.hpp"
+#include "kernels/simt.hpp"
+#include "kernels/gemv.hpp"
+#include "kernels/fused_mma.hpp"
+#include "kernels/fused_wgmma.hpp"
+#include "kernels/planes.hpp"
 
 namespace ecgemm::detail {
 
@@ -30,9 +30,9 @@ const char* family_name(Family family);
 
 struct Plan {
   Family family = Family::kSimt;
-  TcMethod method = TcMethod::kTf32x3;  // the Tensor Core products (kPlanes, kFused*)
+  TcMethod method = TcMethod::kTf32Tf32;  // the Tensor Core products (kPlanes, kFused*)
   bool auto_scaled = false;             // ECGEMM_MODE_AUTO's scaling (kPlanes only)
-  std::variant<SimtPlan, GemvPlan, TcWorkspace, TcAutoPlan, FusedPlan, MmaFusedPlan> detail;
+  std::variant<SimtPlan, GemvPlan, PlanesPlan, PlanesAutoPlan, FusedWgmmaPlan, FusedMmaPlan> detail;
   size_t bytes = 0;  // scratch
 };
 

@@ -48,7 +48,7 @@ struct Epilogue {
 // Inf·lo terms whose signs follow the remainders' (Inf - Inf = NaN).
 template <TcMethod M>
 __device__ __forceinline__ float finish_sum(float promoted, float correction) {
-  constexpr float kCorrectionScale = M == TcMethod::kHalfx3 ? kHalfLoUnscale : 1.0f;
+  constexpr float kCorrectionScale = M == TcMethod::kHalfHalf ? kHalfLoUnscale : 1.0f;
   float v = promoted;
   if constexpr (scheme_of(M) != Scheme::kOnePass)
     if (!isinf(v)) v += correction * kCorrectionScale;

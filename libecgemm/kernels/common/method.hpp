@@ -12,10 +12,10 @@
 namespace ecgemm::detail {
 
 enum class TcMethod {
-  kTf32x3,    // tf32tf32: hi·hi promoted with an FP32 RN add, lo·hi + hi·lo in the TC
-  kHalfx3,    // halfhalf: the same on FP16 parts, lo scaled by 2^11
-  kTf32x1,    // one TF32 pass
-  kHalfx1,    // one FP16 pass
+  kTf32Tf32,    // tf32tf32: hi·hi promoted with an FP32 RN add, lo·hi + hi·lo in the TC
+  kHalfHalf,    // halfhalf: the same on FP16 parts, lo scaled by 2^11
+  kTf32,    // one TF32 pass
+  kFp16,    // one FP16 pass
   kMarkidis,  // FP16 parts, unscaled lo, all four products accumulated inside the TC
 };
 
@@ -25,20 +25,20 @@ template <typename F>
 cudaError_t visit_method(TcMethod method, F&& f) {
   using std::integral_constant;
   switch (method) {
-    case TcMethod::kTf32x3: return f(integral_constant<TcMethod, TcMethod::kTf32x3>{});
-    case TcMethod::kHalfx3: return f(integral_constant<TcMethod, TcMethod::kHalfx3>{});
-    case TcMethod::kTf32x1: return f(integral_constant<TcMethod, TcMethod::kTf32x1>{});
-    case TcMethod::kHalfx1: return f(integral_constant<TcMethod, TcMethod::kHalfx1>{});
+    case TcMethod::kTf32Tf32: return f(integral_constant<TcMethod, TcMethod::kTf32Tf32>{});
+    case TcMethod::kHalfHalf: return f(integral_constant<TcMethod, TcMethod::kHalfHalf>{});
+    case TcMethod::kTf32: return f(integral_constant<TcMethod, TcMethod::kTf32>{});
+    case TcMethod::kFp16: return f(integral_constant<TcMethod, TcMethod::kFp16>{});
     case TcMethod::kMarkidis: return f(integral_constant<TcMethod, TcMethod::kMarkidis>{});
   }
   return cudaErrorInvalidValue;
 }
 
 constexpr bool uses_half(TcMethod m) {
-  return m == TcMethod::kHalfx3 || m == TcMethod::kHalfx1 || m == TcMethod::kMarkidis;
+  return m == TcMethod::kHalfHalf || m == TcMethod::kFp16 || m == TcMethod::kMarkidis;
 }
 constexpr bool uses_lo(TcMethod m) {
-  return m == TcMethod::kTf32x3 || m == TcMethod::kHalfx3 || m == TcMethod::kMarkidis;
+  return m == TcMethod::kTf32Tf32 || m == TcMethod::kHalfHalf || m == TcMethod::kMarkidis;
 }
 constexpr size_t element_bytes(TcMethod m) { return uses_half(m) ? 2 : 4; }
 
@@ -58,7 +58,7 @@ constexpr Scheme scheme_of(TcMethod m) {
 // Markidis's unscaled FP16 parts (split.cuh: the one definition of the numerics).
 template <TcMethod M>
 ECGEMM_HD SplitValue split_for(float x) {
-  if constexpr (M == TcMethod::kTf32x3 || M == TcMethod::kTf32x1) return split_tf32(x);
+  if constexpr (M == TcMethod::kTf32Tf32 || M == TcMethod::kTf32) return split_tf32(x);
   else if constexpr (M == TcMethod::kMarkidis) return split_markidis(x);
   else return split_half(x);
 }

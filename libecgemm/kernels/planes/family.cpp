@@ -7,7 +7,7 @@
 namespace ecgemm::detail {
 namespace {
 
-cudaError_t launch_mainloop(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+cudaError_t launch_mainloop(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                             char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   if (planes_wgmma_usable(method, plan, dev))
     return launch_planes_wgmma(method, args, plan, ws, dev, stream);
@@ -16,7 +16,7 @@ cudaError_t launch_mainloop(TcMethod method, const GemmArgs& args, const TcWorks
 
 }  // namespace
 
-cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+cudaError_t launch_planes(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                            void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   char* ws = static_cast<char*>(workspace);
   const cudaError_t err = launch_split_pass(method, args, plan, ws, stream);
@@ -24,15 +24,15 @@ cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorksp
   return launch_mainloop(method, args, plan, ws, dev, stream);
 }
 
-TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+PlanesAutoPlan plan_planes_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                         size_t max_bytes) {
-  TcAutoPlan p;
+  PlanesAutoPlan p;
   // The scale data follow the planes (at most one alignment step more than at offset 0).
   const AutoScaleLayout alone = plan_auto_scale(m, n, 0);
   const size_t scale_room = alone.bytes + 256;
   const size_t room = max_bytes > scale_room ? max_bytes - scale_room : 0;
-  p.half = plan_tc_workspace(TcMethod::kHalfx3, m, n, k, dev, room);
-  p.tf32 = plan_tc_workspace(TcMethod::kTf32x3, m, n, k, dev, room);
+  p.half = plan_planes(TcMethod::kHalfHalf, m, n, k, dev, room);
+  p.tf32 = plan_planes(TcMethod::kTf32Tf32, m, n, k, dev, room);
   p.scale = plan_auto_scale(m, n, std::max(p.half.bytes, p.tf32.bytes));
   p.bytes = p.scale.begin + p.scale.bytes;
   return p;
@@ -41,7 +41,7 @@ TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
 // halfhalf's products of the scaled operands; or tf32tf32's where FP16's window is too
 // narrow, also scaled (which keeps its low parts and correction products away from
 // FP32's underflow, where the Tensor Core would lose them), or unscaled with NaN/Inf.
-cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* workspace,
+cudaError_t launch_planes_auto(const GemmArgs& args, const PlanesAutoPlan& plan, void* workspace,
                            const DeviceInfo& dev, cudaStream_t stream) {
   char* ws = static_cast<char*>(workspace);
   cudaError_t err = launch_auto_scale(args, plan.scale, ws, dev, stream);
@@ -54,13 +54,13 @@ cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* w
   fallback.scale.on_fallback = true;
   err = launch_split_pass_auto(scaled, plan.half, plan.tf32, route, ws, stream);
   if (err != cudaSuccess) return err;
-  if (planes_wgmma_usable(TcMethod::kHalfx3, plan.half, dev) &&
-      planes_wgmma_usable(TcMethod::kTf32x3, plan.tf32, dev))
+  if (planes_wgmma_usable(TcMethod::kHalfHalf, plan.half, dev) &&
+      planes_wgmma_usable(TcMethod::kTf32Tf32, plan.tf32, dev))
     return launch_planes_wgmma_auto(scaled, plan.half, fallback, plan.tf32, ws, dev, stream);
   // mma.sync: the mainloop (and split-K reduction) of the route not taken returns at once.
-  err = launch_mainloop(TcMethod::kHalfx3, scaled, plan.half, ws, dev, stream);
+  err = launch_mainloop(TcMethod::kHalfHalf, scaled, plan.half, ws, dev, stream);
   if (err != cudaSuccess) return err;
-  return launch_mainloop(TcMethod::kTf32x3, fallback, plan.tf32, ws, dev, stream);
+  return launch_mainloop(TcMethod::kTf32Tf32, fallback, plan.tf32, ws, dev, stream);
 }
 
 }  // namespace ecgemm::detail

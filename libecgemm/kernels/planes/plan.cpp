@@ -2,14 +2,14 @@
 #include <algorithm>
 
 #include "kernels/common/splitk_plan.hpp"
-#include "kernels/tc_config.hpp"
+#include "kernels/planes.hpp"
 
 namespace ecgemm::detail {
 
-TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k,
+PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
                               const DeviceInfo& dev, size_t max_bytes) {
   constexpr size_t kAlign = 256;
-  TcWorkspace w;
+  PlanesPlan w;
   const int64_t k_align = kTileKBytes / static_cast<int64_t>(element_bytes(method));
   w.m_pad = round_up(m, kTileM);
   w.n_pad = round_up(n, kTileN);

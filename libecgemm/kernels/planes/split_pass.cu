@@ -210,8 +210,8 @@ split_planes_auto_kernel(Operand a, Operand b, int64_t a_tiles, const int* route
     load_exponents(op.src, r0, e);
     load_tile(op.src, r0, k0, q, t);
     const bool scaled = word != kAutoUnscaledRoute;
-    if (word == kAutoScaledRoute) store_tile<TcMethod::kHalfx3>(op.out, r0, k0, q, scaled, e);
-    else store_tile<TcMethod::kTf32x3>(op.tf32_out, r0, k0, q, scaled, e);
+    if (word == kAutoScaledRoute) store_tile<TcMethod::kHalfHalf>(op.out, r0, k0, q, scaled, e);
+    else store_tile<TcMethod::kTf32Tf32>(op.tf32_out, r0, k0, q, scaled, e);
   });
 }
 
@@ -229,8 +229,8 @@ Source source_b(const GemmArgs& g) {
   return source(g.b, g.ldb, g.trans_b, g.n, g.k, g.scale.col_exp);
 }
 
-Planes planes_a(const TcWorkspace& w, char* ws) { return {ws + w.a_hi, ws + w.a_lo, w.k_pad}; }
-Planes planes_b(const TcWorkspace& w, char* ws) { return {ws + w.b_hi, ws + w.b_lo, w.k_pad}; }
+Planes planes_a(const PlanesPlan& w, char* ws) { return {ws + w.a_hi, ws + w.a_lo, w.k_pad}; }
+Planes planes_b(const PlanesPlan& w, char* ws) { return {ws + w.b_hi, ws + w.b_lo, w.k_pad}; }
 
 // rows_pad x k_pad (AUTO: the wider of its two plans' k_pad) in tiles.
 Operand operand(const Source& s, const Planes& out, const Planes& tf32_out, int64_t k_pad) {
@@ -240,7 +240,7 @@ int64_t tiles(const Operand& op, int64_t rows_pad) { return rows_pad / kTile * o
 
 }  // namespace
 
-cudaError_t launch_split_pass(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+cudaError_t launch_split_pass(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                               char* workspace, cudaStream_t stream) {
   const Operand a = operand(source_a(args), planes_a(plan, workspace), {}, plan.k_pad);
   const Operand b = operand(source_b(args), planes_b(plan, workspace), {}, plan.k_pad);
@@ -255,8 +255,8 @@ cudaError_t launch_split_pass(TcMethod method, const GemmArgs& args, const TcWor
   });
 }
 
-cudaError_t launch_split_pass_auto(const GemmArgs& args, const TcWorkspace& half,
-                                   const TcWorkspace& tf32, const int* route, char* ws,
+cudaError_t launch_split_pass_auto(const GemmArgs& args, const PlanesPlan& half,
+                                   const PlanesPlan& tf32, const int* route, char* ws,
                                    cudaStream_t stream) {
   // Both plans pad rows alike (kTileM); halfhalf's k_pad is the wider.
   const int64_t k_pad = half.k_pad > tf32.k_pad ? half.k_pad : tf32.k_pad;

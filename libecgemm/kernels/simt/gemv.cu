@@ -1,4 +1,4 @@
-// The gemv family (simt_gemv.hpp): GEMV-like products. The large operand is read once, 16 bytes per
+// The gemv family (gemv.hpp): GEMV-like products. The large operand is read once, 16 bytes per
 // lane where its alignment allows, kUnroll loads in flight per warp. Two kernels by
 // which index of the large operand is contiguous in memory:
 //   along k: one warp per output line, lanes along k, a butterfly over the warp;
@@ -24,7 +24,7 @@
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
-#include "kernels/simt_gemv.hpp"
+#include "kernels/gemv.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -265,7 +265,7 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
                          cudaStream_t stream) {
   const bool aligned = reinterpret_cast<uintptr_t>(p.mat) % 16 == 0;
   const unsigned splits = static_cast<unsigned>(plan.splits);
-  if (simt_gemv_layout(g) == GemvLayout::kAlongK) {
+  if (gemv_layout(g) == GemvLayout::kAlongK) {
     const Launch l{dim3(static_cast<unsigned>((p.len + kWarps - 1) / kWarps), splits), kThreads,
                    0, stream};
     return aligned && p.mat_l % 4 == 0 ? launch(l, gemv_along_k_kernel<R, true>, p, g, plan.k_chunk)
@@ -280,17 +280,17 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
 
 }  // namespace
 
-bool simt_gemv_shape(const GemmArgs& args) {
+bool gemv_shape(const GemmArgs& args) {
   return !args.batch.batched() && std::min(args.m, args.n) <= kGemvMaxWidth;
 }
 
-GemvLayout simt_gemv_layout(const GemmArgs& args) {
+GemvLayout gemv_layout(const GemmArgs& args) {
   // The large operand is op(A) when m >= n, else op(B)^T (make_problem above).
   const bool k_contiguous = args.m >= args.n ? args.trans_a : !args.trans_b;
   return k_contiguous ? GemvLayout::kAlongK : GemvLayout::kAlongLen;
 }
 
-GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
+GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
                         size_t max_bytes) {
   // Warps enough for DRAM (each keeps ~2 KiB of loads in flight) over several waves
   // (short idle tail), and enough k per warp that its loads outweigh its prologue and
@@ -320,7 +320,7 @@ GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, cons
   return plan;
 }
 
-cudaError_t launch_simt_gemv(const GemmArgs& g, const GemvPlan& plan, void* workspace,
+cudaError_t launch_gemv(const GemmArgs& g, const GemvPlan& plan, void* workspace,
                              const DeviceInfo& dev, cudaStream_t stream) {
   float* partials = plan.splits > 1 ? static_cast<float*>(workspace) : nullptr;
   const GemvProblem p = make_problem(g, partials);

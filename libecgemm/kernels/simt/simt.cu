@@ -20,7 +20,7 @@
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
-#include "kernels/simt_fp32.hpp"
+#include "kernels/simt.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -220,7 +220,7 @@ cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmAr
 
 }  // namespace
 
-SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
+SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
                         size_t max_bytes) {
   // Split-K keeps at least this much k per split, so that a block's prologue and
   // epilogue stay small next to its mainloop.
@@ -247,7 +247,7 @@ SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, 
   return p;
 }
 
-cudaError_t launch_simt_fp32(const GemmArgs& g, const SimtPlan& plan, void* workspace,
+cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace,
                              cudaStream_t stream) {
   const OperandView a = view_a(g), b = view_b(g);
   float* partials = static_cast<float*>(workspace);

@@ -35,7 +35,7 @@
 #include "kernels/common/tile_scheduler.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
-#include "kernels/sm80_fused.hpp"
+#include "kernels/fused_mma.hpp"
 #include "split.cuh"
 
 namespace ecgemm::detail {
@@ -54,7 +54,7 @@ constexpr int64_t kMinSplitK = 32;
 constexpr int64_t kMaxChunkK = 4096;
 constexpr int kMaxSplits = 4096;
 constexpr int64_t kClusterSplits = 8;  // the portable cluster size
-constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_sm80_fused)
+constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_fused_mma)
 constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound below
 
 // Every Tensor Core method: the corrected ones (the family's purpose), and the one-pass
@@ -407,7 +407,7 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
 }
 
 template <TcMethod M, bool kAKMajor, bool kBKMajor>
-cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* partials,
+cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
   using L = Layout<M, kAKMajor, kBKMajor>;
   static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
@@ -428,7 +428,7 @@ cudaError_t launch_layout(const GemmArgs& g, const MmaFusedPlan& plan, float* pa
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
 // op(A) is K-major when A is transposed, op(B)^T when B is not.
 template <TcMethod M>
-cudaError_t launch_method(const GemmArgs& g, const MmaFusedPlan& plan, float* partials,
+cudaError_t launch_method(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
   if (g.trans_a) {
     return g.trans_b ? launch_layout<M, true, false>(g, plan, partials, dev, stream)
@@ -450,10 +450,10 @@ bool cluster_usable(const DeviceInfo& dev) {
 
 }  // namespace
 
-bool sm80_fused_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
+bool fused_mma_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
 
-MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
-  MmaFusedPlan p;
+FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
+  FusedMmaPlan p;
   p.k_chunk = round_up(g.k, kBK);
   p.fits = p.k_chunk <= kMaxChunkK;
   if (g.batch.batched()) return p;  // the products fill the GPU; no partials per product
@@ -493,7 +493,7 @@ MmaFusedPlan plan_sm80_fused(const GemmArgs& g, const DeviceInfo& dev, size_t ma
   return p;
 }
 
-cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFusedPlan& plan,
+cudaError_t launch_fused_mma(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   float* partials = static_cast<float*>(workspace);
   const cudaError_t err = visit_method(method, [&](auto m) {

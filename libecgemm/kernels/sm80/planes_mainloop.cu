@@ -245,7 +245,7 @@ planes_mma_kernel(Planes planes, int64_t tiles_m, int64_t tiles_n, int64_t k_til
 }
 
 template <TcMethod M, int kKBytes, int kStages>
-cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws,
+cudaError_t launch_mainloop(const GemmArgs& args, const PlanesPlan& w, char* ws,
                             const DeviceInfo& dev, cudaStream_t stream) {
   using C = Config<M, kKBytes, kStages>;
   constexpr auto kernel = planes_mma_kernel<M, kKBytes, kStages>;
@@ -266,7 +266,7 @@ cudaError_t launch_mainloop(const GemmArgs& args, const TcWorkspace& w, char* ws
 }
 
 template <TcMethod M>
-cudaError_t launch_for_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
+cudaError_t launch_for_method(const GemmArgs& args, const PlanesPlan& w, char* ws,
                               const DeviceInfo& dev, cudaStream_t stream) {
   static_assert(kPadKBytes % 128 == 0, "128-byte stages need K padded to 128 bytes");
   // Shared memory per CTA: the per-block limit, or half an SM's (which is the
@@ -283,7 +283,7 @@ cudaError_t launch_for_method(const GemmArgs& args, const TcWorkspace& w, char* 
 
 }  // namespace
 
-cudaError_t launch_planes_mma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+cudaError_t launch_planes_mma(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                               char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     return launch_for_method<decltype(m)::value>(args, plan, ws, dev, stream);

@@ -29,7 +29,7 @@
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
 #include "kernels/sm90/wgmma_consumer.cuh"
-#include "kernels/sm90_fused.hpp"
+#include "kernels/fused_wgmma.hpp"
 #include "split.cuh"
 
 namespace ecgemm::detail {
@@ -368,7 +368,7 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
     store_tile<M>(acc, p, tile, z, consumer);
   }
 #elif defined(__CUDA_ARCH__)
-  __trap();  // never launched: sm90_fused_usable requires the sm_90a image
+  __trap();  // never launched: fused_wgmma_usable requires the sm_90a image
 #endif
 }
 
@@ -419,7 +419,7 @@ Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_ro
 }
 
 template <TcMethod M, int kConsumers>
-cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
+cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
   using T = FusedTraits<M, kConsumers>;
   constexpr auto kernel = fused_wgmma_kernel<M, kConsumers>;
@@ -462,22 +462,22 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedPlan& plan, void* ws,
 
 }  // namespace
 
-bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev) {
+bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev) {
   // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
   constexpr int64_t kMaxCoord = INT32_MAX - 256;
   return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
          args.batch.count <= INT32_MAX &&
-         wgmma_usable(dev, FusedTraits<TcMethod::kTf32x3, 2>::kSmemBytes);
+         wgmma_usable(dev, FusedTraits<TcMethod::kTf32Tf32, 2>::kSmemBytes);
 }
 
 // Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with
 // that side on the tile's rows (the call is swapped when it is n). Split-K only for
 // single products that leave SMs idle, with at least 8 stages per split, as many as
 // finish soonest in whole waves (wave_splits).
-FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
+FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
                           size_t max_bytes) {
   constexpr int64_t kMinStagesPerSplit = 8;
-  FusedPlan plan;
+  FusedWgmmaPlan plan;
   plan.consumers = std::min(args.m, args.n) <= 64 ? 1 : 2;
   plan.swapped = plan.consumers == 1 && args.n < args.m;
   const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
@@ -499,7 +499,7 @@ FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInf
   return plan;
 }
 
-cudaError_t launch_sm90_fused(TcMethod method, const GemmArgs& args, const FusedPlan& plan,
+cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     constexpr TcMethod kM = decltype(m)::value;

@@ -279,7 +279,7 @@ cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, i
 
 // The tensor maps and the problem of one plan; false if a map cannot be encoded.
 template <TcMethod M>
-bool describe(const GemmArgs& args, const TcWorkspace& w, char* ws, PlaneMaps* maps, Problem* p) {
+bool describe(const GemmArgs& args, const PlanesPlan& w, char* ws, PlaneMaps* maps, Problem* p) {
   *maps = PlaneMaps{};
   const bool encoded =
       encode_plane(&maps->a_hi, M, ws + w.a_hi, w.m_pad, w.k_pad) &&
@@ -299,7 +299,7 @@ bool describe(const GemmArgs& args, const TcWorkspace& w, char* ws, PlaneMaps* m
 }
 
 template <TcMethod M>
-cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
+cudaError_t launch_method(const GemmArgs& args, const PlanesPlan& w, char* ws,
                           const DeviceInfo& dev, cudaStream_t stream) {
   PlaneMaps maps;
   Problem p;
@@ -311,16 +311,16 @@ cudaError_t launch_method(const GemmArgs& args, const TcWorkspace& w, char* ws,
 
 }  // namespace
 
-bool planes_wgmma_usable(TcMethod method, const TcWorkspace& plan, const DeviceInfo& dev) {
+bool planes_wgmma_usable(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev) {
   (void)method;  // every mode has an sm90 kernel
   // Tensor-map coordinates are 32-bit; the grid's x extent is 2^31 - 1 tiles.
   const int64_t rows = plan.m_pad > plan.n_pad ? plan.m_pad : plan.n_pad;
   const int64_t tiles = (plan.m_pad / kTileM) * (plan.n_pad / kTileN);
   return plan.k_pad <= INT32_MAX && rows <= INT32_MAX && tiles <= INT32_MAX &&
-         plan.splits <= 65535 && wgmma_usable(dev, WgmmaTraits<TcMethod::kTf32x3>::kSmemBytes);
+         plan.splits <= 65535 && wgmma_usable(dev, WgmmaTraits<TcMethod::kTf32Tf32>::kSmemBytes);
 }
 
-cudaError_t launch_planes_wgmma(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+cudaError_t launch_planes_wgmma(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                                 char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {
     return launch_method<decltype(m)::value>(args, plan, ws, dev, stream);
@@ -344,18 +344,18 @@ cudaError_t launch_auto_route(const PlaneMaps& maps, const Problem& p, const Dev
 
 }  // namespace
 
-cudaError_t launch_planes_wgmma_auto(const GemmArgs& scaled, const TcWorkspace& half,
-                                     const GemmArgs& fallback, const TcWorkspace& tf32,
+cudaError_t launch_planes_wgmma_auto(const GemmArgs& scaled, const PlanesPlan& half,
+                                     const GemmArgs& fallback, const PlanesPlan& tf32,
                                      char* ws, const DeviceInfo& dev, cudaStream_t stream) {
   PlaneMaps half_maps, tf32_maps;
   Problem half_p, tf32_p;
-  if (!describe<TcMethod::kHalfx3>(scaled, half, ws, &half_maps, &half_p) ||
-      !describe<TcMethod::kTf32x3>(fallback, tf32, ws, &tf32_maps, &tf32_p))
+  if (!describe<TcMethod::kHalfHalf>(scaled, half, ws, &half_maps, &half_p) ||
+      !describe<TcMethod::kTf32Tf32>(fallback, tf32, ws, &tf32_maps, &tf32_p))
     return cudaErrorInvalidValue;
   // Each launch, and each reduction, returns at once unless its route was taken.
-  cudaError_t err = launch_auto_route<TcMethod::kHalfx3>(half_maps, half_p, dev, stream);
+  cudaError_t err = launch_auto_route<TcMethod::kHalfHalf>(half_maps, half_p, dev, stream);
   if (err != cudaSuccess) return err;
-  if ((err = launch_auto_route<TcMethod::kTf32x3>(tf32_maps, tf32_p, dev, stream)) != cudaSuccess)
+  if ((err = launch_auto_route<TcMethod::kTf32Tf32>(tf32_maps, tf32_p, dev, stream)) != cudaSuccess)
     return err;
   if (half.splits > 1 &&
       (err = launch_splitk_reduce(scaled, planes_partials(half, ws), stream, false)) != cudaSuccess)

@@ -1,4 +1,5 @@
-"""ECGEMM_MODE_AUTO's choice, as the library makes it on the device (kernels/auto_scale.hpp).
+"""ECGEMM_MODE_AUTO's choice, as the library makes it on the device
+(libecgemm/kernels/planes/auto_scale.hpp).
 
 Row i of op(A) is scaled by 2^s_i and column j of op(B) by 2^t_j, with the exponent of
 the row's largest magnitude brought to TOP_EXPONENT (values in [2^14, 2^15): FP16's hi

@@ -30,11 +30,11 @@ struct SimtPlan {
 // Picks the tile and split-K factor for an m x n x k GEMM. `two_level` asks for a
 // narrow (two-level accumulating) tile whatever the shape; `max_bytes` caps the
 // partials (a user workspace that cannot grow).
-SimtPlan plan_simt_fp32(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
+SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
                         size_t max_bytes = SIZE_MAX);
 
 // Runs the plan on the caller's layout (any transpose, ld and alignment).
-cudaError_t launch_simt_fp32(const GemmArgs& args, const SimtPlan& plan, void* workspace,
+cudaError_t launch_simt(const GemmArgs& args, const SimtPlan& plan, void* workspace,
                              cudaStream_t stream);
 
 }  // namespace ecgemm::detail

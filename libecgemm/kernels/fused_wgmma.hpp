@@ -10,7 +10,7 @@
 
 namespace ecgemm::detail {
 
-struct FusedPlan {
+struct FusedWgmmaPlan {
   int consumers = 2;     // consumer warpgroups: 2 -> 128 x 128 tiles, 1 -> 64 x 128
   bool swapped = false;  // computes C^T = op(B)^T op(A)^T, so the small side is the tile's 64
   int splits = 1;        // split-K factor (deterministic reduction); 1 for batches
@@ -19,13 +19,13 @@ struct FusedPlan {
 };
 
 // Whether the fused kernels exist in this build and can run this call on this device.
-bool sm90_fused_usable(const GemmArgs& args, const DeviceInfo& dev);
+bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev);
 
 // `max_bytes` caps the split-K partials (the planner's cap).
-FusedPlan plan_sm90_fused(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
+FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
                           size_t max_bytes = SIZE_MAX);
 
-cudaError_t launch_sm90_fused(TcMethod method, const GemmArgs& args, const FusedPlan& plan,
+cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
 }  // namespace ecgemm::detail

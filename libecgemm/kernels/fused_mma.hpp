@@ -11,7 +11,7 @@
 
 namespace ecgemm::detail {
 
-struct MmaFusedPlan {
+struct FusedMmaPlan {
   int splits = 1;       // split-K factor (deterministic reduction); 1 for batches
   int64_t k_chunk = 0;  // k per split, a whole number of the kernel's k stage
   // sm_90: the splits (at most 8) of a tile form a cluster and add their sums in
@@ -27,13 +27,13 @@ struct MmaFusedPlan {
 // Whether the GPU has mma.sync (cc >= 8.0); the family runs every Tensor Core method.
 // Dispatch sends it the corrected methods, and every method's batches where the wgmma
 // families are absent.
-bool sm80_fused_usable(const DeviceInfo& dev);
+bool fused_mma_usable(const DeviceInfo& dev);
 
 // `max_bytes` caps the partials (a user workspace that cannot grow).
-MmaFusedPlan plan_sm80_fused(const GemmArgs& args, const DeviceInfo& dev,
+FusedMmaPlan plan_fused_mma(const GemmArgs& args, const DeviceInfo& dev,
                              size_t max_bytes = SIZE_MAX);
 
-cudaError_t launch_sm80_fused(TcMethod method, const GemmArgs& args, const MmaFusedPlan& plan,
+cudaError_t launch_fused_mma(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
 }  // namespace ecgemm::detail

@@ -24,7 +24,7 @@ constexpr int kTileKBytes = 64;
 constexpr int kPadKBytes = 128;
 
 // Offsets into the workspace, all 256-byte aligned.
-struct TcWorkspace {
+struct PlanesPlan {
   int64_t m_pad = 0, n_pad = 0, k_pad = 0;  // operand extents after zero padding
   int splits = 1;                           // split-K factor
   size_t a_hi = 0, a_lo = 0, b_hi = 0, b_lo = 0, partials = 0;
@@ -33,27 +33,27 @@ struct TcWorkspace {
 
 // `max_bytes` caps the split-K partials; the planes themselves are always planned
 // (the planner checks `bytes` against its cap).
-TcWorkspace plan_tc_workspace(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                               size_t max_bytes = SIZE_MAX);
 
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
-cudaError_t launch_tc_gemm(TcMethod method, const GemmArgs& args, const TcWorkspace& plan,
+cudaError_t launch_planes(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                            void* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
 // ECGEMM_MODE_AUTO on this family (auto_scale.hpp): halfhalf's planes of the scaled
 // operands and tf32tf32's planes share the workspace's start (one of them is written per
 // call), the scale data follow.
-struct TcAutoPlan {
-  TcWorkspace half, tf32;
+struct PlanesAutoPlan {
+  PlanesPlan half, tf32;
   AutoScaleLayout scale;
   size_t bytes = 0;
 };
-TcAutoPlan plan_tc_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+PlanesAutoPlan plan_planes_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                         size_t max_bytes = SIZE_MAX);
 
 // Statistics and scale choice, then both routes' split, mainloop and reduction; the
 // kernels of the route the device did not choose return at once.
-cudaError_t launch_tc_auto(const GemmArgs& args, const TcAutoPlan& plan, void* workspace,
+cudaError_t launch_planes_auto(const GemmArgs& args, const PlanesAutoPlan& plan, void* workspace,
                            const DeviceInfo& dev, cudaStream_t stream);
 
 }  // namespace ecgemm::detail

@@ -22,21 +22,21 @@ struct GemvPlan {
 };
 
 // True for the non-batched products these kernels take (min(m, n) <= kGemvMaxWidth).
-bool simt_gemv_shape(const GemmArgs& args);
+bool gemv_shape(const GemmArgs& args);
 
 // Which index of the large operand is contiguous in memory picks the kernel, and the
 // kernels differ in warps per output, so in how far k is split.
 enum class GemvLayout { kAlongK, kAlongLen };
-GemvLayout simt_gemv_layout(const GemmArgs& args);
+GemvLayout gemv_layout(const GemmArgs& args);
 
 // Split-K so that the large operand's reads fill the GPU; `max_bytes` caps the partials
 // (a user workspace that cannot grow).
-GemvPlan plan_simt_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
+GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
                         size_t max_bytes = SIZE_MAX);
 
 // Any transpose, ld and alignment (16-byte loads where the large operand allows them).
 // Split-K adds up in a second kernel, a dependent launch (common/launch.cuh) on cc >= 9.0.
-cudaError_t launch_simt_gemv(const GemmArgs& args, const GemvPlan& plan, void* workspace,
+cudaError_t launch_gemv(const GemmArgs& args, const GemvPlan& plan, void* workspace,
                              const DeviceInfo& dev, cudaStream_t stream);
 
 }  // namespace ecgemm::detail

@@ -1,6 +1,7 @@
 """Command line: `python -m bench [--quick] ...` measures; `python -m bench --from-json FILE` re-renders."""
 import argparse
 import dataclasses
+import importlib
 import sys
 import traceback
 from pathlib import Path
@@ -56,25 +57,27 @@ def _shapes(text):
     return shapes
 
 
-def write_outputs(results, folder, plots=True):
+def write_outputs(results, folder, plots=True, report_module=report, plots_module="bench.plots"):
     """Judge the results, then write results.json, table.md and the PNGs into `folder`; returns the Markdown.
 
-    The raw figures are written first, so that a failure while judging or drawing never loses a run."""
+    The raw figures are written first, so that a failure while judging or drawing never loses a run.
+    `report_module` judges and renders (`finalize`, `markdown`), `plots_module` draws (`write_all`):
+    bench's own, or a profile's such as bench.random's."""
     folder.mkdir(parents=True, exist_ok=True)
     report.write_json(results, folder / "results.json")
-    report.finalize(results)
+    report_module.finalize(results)
     report.write_json(results, folder / "results.json")
-    md = report.markdown(results)
+    md = report_module.markdown(results)
     (folder / "table.md").write_text(md + "\n")
     if plots:
         try:
-            from bench import plots as plotting
+            plotting = importlib.import_module(plots_module)
             plotting.write_all(results, folder)
         except ImportError as exc:
-            print(f"bench: plots skipped ({exc})", file=sys.stderr)
+            print(f"{plots_module}: plots skipped ({exc})", file=sys.stderr)
         except Exception:  # noqa: BLE001  (a plot bug must not hide the table)
             traceback.print_exc()
-            print("bench: plotting failed; the table and JSON are written", file=sys.stderr)
+            print(f"{plots_module}: plotting failed; the table and JSON are written", file=sys.stderr)
     return md
 
 

@@ -2,9 +2,9 @@
 `--from-json FILE [FILE ...]` re-renders a saved run or merges the shards of one."""
 import argparse
 import sys
-import traceback
 from pathlib import Path
 
+from bench import cli as bench_cli
 from bench import report as bench_report
 from bench.methods import BY_NAME
 from bench.random import report, sample as smp
@@ -66,24 +66,9 @@ def _shard(text):
 
 
 def write_outputs(results, folder, plots=True):
-    """results.json (raw first, so a failure while judging or drawing never loses a run), then the judged
-    results.json, table.md and the PNGs; returns the Markdown."""
-    folder.mkdir(parents=True, exist_ok=True)
-    bench_report.write_json(results, folder / "results.json")
-    report.finalize(results)
-    bench_report.write_json(results, folder / "results.json")
-    md = report.markdown(results)
-    (folder / "table.md").write_text(md + "\n")
-    if plots:
-        try:
-            from bench.random import plots as plotting
-            plotting.write_all(results, folder)
-        except ImportError as exc:
-            print(f"bench.random: plots skipped ({exc})", file=sys.stderr)
-        except Exception:  # noqa: BLE001  (a plot bug must not hide the table)
-            traceback.print_exc()
-            print("bench.random: plotting failed; the table and JSON are written", file=sys.stderr)
-    return md
+    """bench.cli.write_outputs with this profile's report and plots."""
+    return bench_cli.write_outputs(results, folder, plots, report_module=report,
+                                   plots_module="bench.random.plots")
 
 
 def list_sample(sample, shard):

@@ -209,9 +209,8 @@ ECGEMM_API ecgemmStatus_t ecgemm_sgemm_64(ecgemmHandle_t handle, ecgemmOperation
  * Positions reported by ecgemm_get_last_error_arg: sgemm's (1 transa ... 13 ldc; the
  * pointer arrays take A's, B's and C's: 7, 9, 12), then 14 strideA, 15 strideB,
  * 16 strideC (negative, or C blocks that overlap), 17 batch_count (negative).
- * batch_count = 0, m = 0 or n = 0 return at once. The corrected modes run batches on
- * Tensor Core kernels that split inside the CTA (mma.sync from sm_80, wgmma on Hopper);
- * the one-pass modes and Markidis need Hopper's, and run on the FP32 SIMT kernel before it.
+ * batch_count = 0, m = 0 or n = 0 return at once. Every Tensor Core mode runs batches on
+ * kernels that split inside the CTA (mma.sync from sm_80, wgmma on Hopper).
  */
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm_strided_batched(
     ecgemmHandle_t handle, ecgemmOperation_t transa, ecgemmOperation_t transb, int m, int n, int k,

@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "kernels/scale_c.hpp"
 #include "memory.hpp"
+#include "planner.hpp"
 #include "validate.h"
 
 namespace {
@@ -415,6 +416,49 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_mode_by_name(const char* name, ecgemmMode_t
     }
   }
   return invalid(0);
+}
+
+ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* device,
+                                                  ecgemmMode_t mode, const char* family,
+                                                  int transa, int transb, int64_t m, int64_t n,
+                                                  int64_t k, int64_t lda, int64_t ldb,
+                                                  int64_t ldc, int64_t batch_count, float beta,
+                                                  double* features, char* text, size_t length) {
+  using namespace ecgemm::detail;
+  last_error_arg = 0;
+  if (device == nullptr || text == nullptr || length == 0) return invalid(0);
+  if (!valid_mode(mode)) return invalid(0);
+  if (const int bad = ecgemm_validate_sgemm(transa, transb, m, n, k, lda, ldb, ldc))
+    return invalid(bad);
+  if (m == 0 || n == 0 || k == 0 || batch_count < 1) return ECGEMM_STATUS_NOT_SUPPORTED;
+  Call call{static_cast<ecgemmOperation_t>(transa), static_cast<ecgemmOperation_t>(transb), m, n, k,
+            nullptr, nullptr, lda, nullptr, ldb, nullptr, nullptr, ldc};
+  call.batch.count = batch_count;
+  GemmArgs args = shape_args(call);
+  args.scalars.beta = beta;
+  ecgemmContext ctx;
+  ctx.cc_major = device->cc_major;
+  ctx.cc_minor = device->cc_minor;
+  ctx.sm_count = device->sm_count;
+  ctx.max_smem_per_block = device->max_smem_per_block;
+  ctx.mode = mode;
+  ctx.described = true;
+  Plan plan;
+  if (family == nullptr || *family == '\0') {
+    plan = make_plan(ctx, args);
+  } else {
+    Family f;
+    if (!family_by_name(family, &f)) return invalid(0);
+    if (!plan_family(ctx, args, f, &plan)) return ECGEMM_STATUS_NOT_SUPPORTED;
+  }
+  if (features != nullptr) {
+    const CostFeatures x = plan_features(plan, args, device_info(ctx));
+    for (int i = 0; i < kCostFeatures; ++i) features[i] = x.x[i];
+  }
+  const std::string line = describe(plan);
+  std::strncpy(text, line.c_str(), length - 1);
+  text[length - 1] = '\0';
+  return ECGEMM_STATUS_SUCCESS;
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_string(ecgemmHandle_t handle, int transa, int transb,

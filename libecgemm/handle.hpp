@@ -16,6 +16,7 @@ struct ecgemmContext {
   cudaStream_t stream = nullptr;
   ecgemmMode_t mode = ECGEMM_MODE_TF32TF32;
   ecgemmPointerMode_t pointer_mode = ECGEMM_POINTER_MODE_HOST;
+  bool described = false;  // no GPU behind it: planning only (ecgemm_internal_plan_on)
 
   // Where a call's scratch comes from (memory.hpp, docs/memory.md): the user's workspace
   // if set, else the user's allocator if set, else the library's pool.

@@ -55,6 +55,28 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_string(ecgemmHandle_t handle, int
                                                       int64_t ldb, int64_t ldc, int64_t batch_count,
                                                       int pointer_arrays, char* text, size_t length);
 
+/* A GPU described rather than opened: what the planner reads of one. */
+typedef struct {
+  int cc_major, cc_minor, sm_count, max_smem_per_block;
+} ecgemmInternalDevice_t;
+
+#define ECGEMM_INTERNAL_COST_FEATURES 5
+
+/*
+ * The planner on a described GPU (no GPU or driver needed): the plan of a call of this
+ * shape in `mode`, as ecgemm_internal_plan_string writes it. `family` NULL or "" is the
+ * planner's choice; a family name gives that family's own plan, or NOT_SUPPORTED where it
+ * cannot run the call. `features` (NULL, or ECGEMM_INTERNAL_COST_FEATURES doubles)
+ * receives the cost model's inputs for the plan (libecgemm/cost_model.hpp). For the cost
+ * model's fit (tools/fit_cost_model.py) and the planner's CPU tests.
+ */
+ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* device,
+                                                  ecgemmMode_t mode, const char* family,
+                                                  int transa, int transb, int64_t m, int64_t n,
+                                                  int64_t k, int64_t lda, int64_t ldb,
+                                                  int64_t ldc, int64_t batch_count, float beta,
+                                                  double* features, char* text, size_t length);
+
 /* The library pool of `device`: bytes in use now and at most since the last reset,
  * reserved now and at most (reset_high != 0 resets both highs after reading). */
 ECGEMM_API ecgemmStatus_t ecgemm_internal_workspace_usage(int device, int reset_high, size_t* used,

@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "cost_model.hpp"
 #include "handle.hpp"
 #include "kernels/gemm_args.hpp"
 #include "kernels/simt.hpp"
@@ -34,20 +35,32 @@ struct Plan {
   bool auto_scaled = false;             // ECGEMM_MODE_AUTO's scaling (kPlanes only)
   std::variant<SimtPlan, GemvPlan, PlanesPlan, PlanesAutoPlan, FusedWgmmaPlan, FusedMmaPlan> detail;
   size_t bytes = 0;  // scratch
+  double estimate_us = 0.0;  // the cost model's GPU time (cost_model.hpp)
+  int64_t chain_k = 0;       // k one CTA accumulates (GridShape::k_per_cta)
+  int64_t ctas = 0;          // CTAs of the main kernel
 };
 
 DeviceInfo device_info(const ecgemmContext& ctx);
 
 // The plan for one validated, non-degenerate GEMM (m, n, k >= 1) on this handle, within
-// scratch_cap(ctx) (memory.hpp): where the preferred family needs more, it takes fewer
-// split-K steps or the next family that fits (SIMT always does).
+// scratch_cap(ctx) (memory.hpp): the cheapest plan by the cost model among those within the
+// cap (families plan fewer split-K steps under a cap; SIMT always fits).
 Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args);
 
 cudaError_t launch_plan(const Plan& plan, const GemmArgs& args, void* scratch,
                         const DeviceInfo& dev, cudaStream_t stream);
 
-// "family=fused_mma method=tf32tf32 splits=4 workspace=0", for ECGEMM_VERBOSE and
-// ecgemm.explain.
+// "family=fused_mma method=tf32tf32 tile=64x64 splits=4 workspace=0 est=7.1us", for
+// ECGEMM_VERBOSE and ecgemm.explain.
 std::string describe(const Plan& plan);
+
+// The plan one family would run (the planner's choice of family skipped), within the
+// cap; false where the family cannot run the call. For the cost model's calibration.
+bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, Family family, Plan* plan);
+bool family_by_name(const char* name, Family* family);
+
+// The cost model's inputs for a plan (tools/fit_cost_model.py reads them).
+CostRow cost_row(const Plan& plan);
+CostFeatures plan_features(const Plan& plan, const GemmArgs& args, const DeviceInfo& dev);
 
 }  // namespace ecgemm::detail

@@ -27,11 +27,11 @@ FAMILIES = {"planes", "fused_wgmma", "fused_mma", "simt", "gemv"}
 CASES = [
     ("tf32tf32", "N", "N", 2048, 2048, 2048, 1, False),
     ("halfhalf", "T", "N", 1536, 1536, 1536, 1, False),
-    ("auto", "N", "T", 1024, 1024, 1024, 1, False),
+    ("auto", "N", "T", 1536, 1536, 1536, 1, False),
     ("fp16", "N", "N", 1024, 768, 1280, 1, False),
     ("tf32", "T", "T", 768, 1024, 512, 1, False),
     ("markidis", "N", "N", 1024, 256, 4096, 1, False),
-    ("tf32tf32", "N", "N", 64, 4096, 8192, 1, False),
+    ("tf32tf32", "N", "N", 48, 4096, 1024, 1, False),
     ("auto", "T", "N", 4096, 48, 4096, 1, False),
     ("halfhalf", "N", "N", 256, 256, 256, 1, False),
     ("tf32tf32", "T", "N", 128, 128, 16384, 1, False),

@@ -28,6 +28,9 @@ def build_parser():
                         "draws beyond the per-case cap it sets are redrawn")
     p.add_argument("--modes", type=_modes, default=DEFAULT_MODES, help="ecgemm modes, comma-separated "
                    f"(default {','.join(DEFAULT_MODES)})")
+    p.add_argument("--families", type=_families, default=(), metavar="F1,F2",
+                   help="also time each mode with each of these kernel families pinned (ECGEMM_FAMILY), where it can "
+                        "run the case: the data the planner's cost model is fitted to (tools/fit_cost_model.py)")
     p.add_argument("--shard", type=_shard, default=None, metavar="I/N", help="measure part I of N (0 <= I < N)")
     p.add_argument("--positive", action="store_true", help="inputs uniform(0, 1) instead of uniform(-1, 1)")
     p.add_argument("--max-minutes", type=float, default=None,
@@ -56,6 +59,13 @@ def _modes(text):
     if not modes or unknown:
         raise argparse.ArgumentTypeError(f"modes are ecgemm modes, e.g. tf32tf32,halfhalf,auto; got {text!r}")
     return modes
+
+
+def _families(text):
+    families = tuple(f.strip() for f in text.split(",") if f.strip())
+    if not families:
+        raise argparse.ArgumentTypeError("--families takes kernel family names, e.g. simt,gemv,planes")
+    return families
 
 
 def _shard(text):
@@ -113,7 +123,7 @@ def main(argv=None):
         checkpoint = args.out / "results.json" if args.out else None
         if checkpoint is not None:
             args.out.mkdir(parents=True, exist_ok=True)
-        results = run.run(sample, args.shard, args.positive, args.max_minutes, checkpoint)
+        results = run.run(sample, args.shard, args.positive, args.max_minutes, checkpoint, args.families)
         suffix = f"-shard-{args.shard[0]}-of-{args.shard[1]}" if args.shard else ""
         folder = args.out or RESULTS_ROOT / (f"random-{bench_report.slug(results['env'].get('gpu', 'gpu'))}-"
                                              f"{results['started_utc'][:10]}{suffix}")

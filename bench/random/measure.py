@@ -9,6 +9,7 @@ ecgemm, the plan `ecgemm.explain` names. cuBLAS is torch.matmul (2-D) or torch.b
 Padding of a sliced operand is filled with NaN: a kernel that reads it instead of skipping it shows a NaN
 residual. Operands stay where they are between calls (in L2 when they fit, for cuBLAS and ecgemm alike).
 """
+import os
 import statistics
 import sys
 import time
@@ -19,6 +20,7 @@ from bench.random import sample as smp
 from bench.timing import GPU_CYCLES_PER_MS
 
 CUBLAS = "cublas"                  # the reference method's key in every row
+FAMILY_PIN = "ECGEMM_FAMILY"       # libecgemm's pin of one kernel family (read per call: planner.cpp)
 NAN = float("nan")
 EMPTY_CACHE_BYTES = 2 * 2**30      # hand cached blocks back after a case this large
 WARMUP_S = 0.5                     # back-to-back SGEMMs before the first case, so that clocks have risen
@@ -28,10 +30,12 @@ WARMUP_N = 4096
 class Measurer:
     """Measures cases one by one; a method that raises is recorded as an error and the others go on."""
 
-    def __init__(self, torch, ecgemm, modes, positive, seed, device="cuda"):
+    def __init__(self, torch, ecgemm, modes, positive, seed, device="cuda", families=()):
         self.torch, self.ecgemm, self.modes = torch, ecgemm, tuple(modes)
         self.positive, self.seed, self.device = positive, seed, device
+        self.families = tuple(families)
         self.explain = getattr(ecgemm, "explain", None)
+        os.environ.pop(FAMILY_PIN, None)   # a caller's pin would make "the planner's route" a pinned one
         set_tf32(torch, False)
 
     # ------------------------------------------------------------------------------------------ operands
@@ -90,6 +94,9 @@ class Measurer:
             entry = self._method(lambda mode=mode: self.ecgemm.matmul(a, b, out=out, mode=mode), out, ref, ref_norm)
             entry["route"] = self._route(a, b, mode)
             methods[mode] = entry
+        for mode in self.modes:
+            for family in self.families:
+                methods[pinned_name(mode, family)] = self._pinned(a, b, out, ref, ref_norm, mode, family)
         return {**case.as_dict(), "estimated_s": smp.case_seconds(case, smp.methods_of(self.modes)),
                 "measured_s": time.perf_counter() - t0, "methods": methods}
 
@@ -97,6 +104,19 @@ class Measurer:
         """After a large case, hand torch's cached blocks back, so that ecgemm's own pool can grow."""
         if case.device_bytes() > EMPTY_CACHE_BYTES:
             self.torch.cuda.empty_cache()
+
+    def _pinned(self, a, b, out, ref, ref_norm, mode, family):
+        """One mode with one kernel family pinned (the planner's cost-model calibration): residual and GPU time,
+        or "skipped" where the family cannot run the call (the pin then falls through to another family)."""
+        os.environ[FAMILY_PIN] = family
+        try:
+            route = self._route(a, b, mode)
+            if f"family={family} " not in route + " ":
+                return {"skipped": route}
+            call = lambda: self.ecgemm.matmul(a, b, out=out, mode=mode)  # noqa: E731
+            return {**self._method(call, out, ref, ref_norm, e2e=False), "route": route}
+        finally:
+            os.environ.pop(FAMILY_PIN, None)
 
     def _route(self, a, b, mode):
         if self.explain is None:
@@ -107,7 +127,7 @@ class Measurer:
             return f"unknown ({type(exc).__name__}: {exc})"[:200]
 
     # ------------------------------------------------------------------------------------------ one method
-    def _method(self, call, out, ref, ref_norm):
+    def _method(self, call, out, ref, ref_norm, e2e=True):
         torch = self.torch
         try:
             out.fill_(NAN)                 # an element the method does not write makes the residual NaN
@@ -116,7 +136,9 @@ class Measurer:
             residual = _relative_residual(torch, out, ref, ref_norm)
             estimate_ms, issue_ms = self._one_call(call)
             calls, rounds, reps = smp.timing_plan(estimate_ms)
-            entry = {"residual": residual, **self._gpu_time(call, calls, rounds, issue_ms), **self._e2e(call, reps)}
+            entry = {"residual": residual, **self._gpu_time(call, calls, rounds, issue_ms)}
+            if e2e:
+                entry.update(self._e2e(call, reps))
         except Exception as exc:  # noqa: BLE001  (one broken method must not stop the others)
             torch.cuda.synchronize()       # a sticky CUDA error raises here and ends the run
             return {"error": f"{type(exc).__name__}: {exc}"[:300]}
@@ -172,6 +194,11 @@ class Measurer:
             torch.cuda.synchronize()
             samples.append((time.perf_counter() - t0) * 1e3)
         return {"e2e_ms": statistics.median(samples), "e2e_samples_ms": samples}
+
+
+def pinned_name(mode, family):
+    """The methods key of a mode run with one family pinned: "tf32tf32@fused_mma"."""
+    return f"{mode}@{family}"
 
 
 def _relative_residual(torch, c, ref, ref_norm):

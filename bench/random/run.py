@@ -11,9 +11,9 @@ DEADLINE_FACTOR = 2.0        # default deadline: this many times the shard's est
 DEADLINE_SLACK_S = 60.0
 
 
-def new_results(sample, shard, positive):
+def new_results(sample, shard, positive, families=()):
     return {"schema": SCHEMA, "started_utc": bench_report._utc_now(), "sample": sample.description,
-            "shard": list(shard) if shard else None, "modes": list(sample.modes),
+            "shard": list(shard) if shard else None, "modes": list(sample.modes), "families": list(families),
             "inputs": "uniform(0, 1)" if positive else "uniform(-1, 1)",
             "reference": {"gemm": "cuBLAS SGEMM (torch.matmul, TF32 off)",
                           "batched": "cuBLAS strided-batched SGEMM (torch.bmm, TF32 off)"},
@@ -31,7 +31,7 @@ def shard_cases(sample, shard):
     return (smp.shard(list(sample.gemm), *shard, methods), smp.shard(list(sample.batched), *shard, methods))
 
 
-def run(sample, shard, positive, max_minutes, checkpoint_path):
+def run(sample, shard, positive, max_minutes, checkpoint_path, families=()):
     try:
         import torch
     except ImportError:
@@ -46,7 +46,7 @@ def run(sample, shard, positive, max_minutes, checkpoint_path):
     methods = smp.methods_of(sample.modes)
     estimate = sum(smp.case_seconds(c, methods) for c in gemm + batched)
     deadline_s = max_minutes * 60 if max_minutes else DEADLINE_FACTOR * estimate + DEADLINE_SLACK_S
-    results = new_results(sample, shard, positive)
+    results = new_results(sample, shard, positive, families)
     results["estimated_s"] = estimate
     results["deadline_s"] = deadline_s
     t0 = time.monotonic()
@@ -61,7 +61,7 @@ def run(sample, shard, positive, max_minutes, checkpoint_path):
                  + (f" (shard {shard[0]}/{shard[1]})" if shard else "")
                  + f", estimated {estimate:.0f} s, deadline {deadline_s:.0f} s")
     warm_up(torch)
-    measurer = Measurer(torch, ecgemm, sample.modes, positive, sample.seed)
+    measurer = Measurer(torch, ecgemm, sample.modes, positive, sample.seed, families=families)
     results["env"]["torch_fp32_matmul"] = _fp32_precision(torch)
     last_write = time.monotonic()
     todo = interleave([("gemm", c, measurer.gemm_case) for c in gemm],

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/grid_shape.hpp"
 #include "kernels/common/method.hpp"
 #include "kernels/gemm_args.hpp"
 
@@ -32,6 +33,8 @@ bool fused_mma_usable(const DeviceInfo& dev);
 // `max_bytes` caps the partials (a user workspace that cannot grow).
 FusedMmaPlan plan_fused_mma(const GemmArgs& args, const DeviceInfo& dev,
                              size_t max_bytes = SIZE_MAX);
+
+GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);
 
 cudaError_t launch_fused_mma(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream);

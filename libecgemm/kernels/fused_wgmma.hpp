@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/grid_shape.hpp"
 #include "kernels/common/method.hpp"
 #include "kernels/gemm_args.hpp"
 
@@ -24,6 +25,8 @@ bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev);
 // `max_bytes` caps the split-K partials (the planner's cap).
 FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
                           size_t max_bytes = SIZE_MAX);
+
+GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, const DeviceInfo& dev);
 
 cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream);

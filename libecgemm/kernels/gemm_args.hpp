@@ -99,6 +99,9 @@ struct DeviceInfo {
   int cc_minor = 0;
   int sm_count = 0;
   int max_smem_per_block = 0;  // opt-in limit for dynamic shared memory
+  // A device described rather than opened (ecgemm_internal_plan_on: the planner on a CPU):
+  // the driver entry points the families look up are assumed present.
+  bool described = false;
 };
 
 }  // namespace ecgemm::detail

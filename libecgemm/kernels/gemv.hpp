@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/grid_shape.hpp"
 #include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
@@ -33,6 +34,9 @@ GemvLayout gemv_layout(const GemmArgs& args);
 // (a user workspace that cannot grow).
 GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
                         size_t max_bytes = SIZE_MAX);
+
+GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, GemvLayout layout,
+                    const DeviceInfo& dev);
 
 // Any transpose, ld and alignment (16-byte loads where the large operand allows them).
 // Split-K adds up in a second kernel, a dependent launch (common/launch.cuh) on cc >= 9.0.

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/grid_shape.hpp"
 #include "kernels/common/method.hpp"
 #include "kernels/gemm_args.hpp"
 #include "kernels/planes/auto_scale.hpp"
@@ -36,6 +37,9 @@ struct PlanesPlan {
 PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                               size_t max_bytes = SIZE_MAX);
 
+// The mainloop's grid and the planes' traffic (written by the split pass, read back).
+GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev);
+
 // The full family: split, Tensor Core mainloop, split-K reduction when planned.
 cudaError_t launch_planes(TcMethod method, const GemmArgs& args, const PlanesPlan& plan,
                            void* workspace, const DeviceInfo& dev, cudaStream_t stream);
@@ -50,6 +54,10 @@ struct PlanesAutoPlan {
 };
 PlanesAutoPlan plan_planes_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                         size_t max_bytes = SIZE_MAX);
+
+// halfhalf's grid, plus the statistics pass and the scale choice (which read both operands).
+GridShape planes_auto_grid(const PlanesAutoPlan& plan, int64_t m, int64_t n, int64_t k,
+                           const DeviceInfo& dev);
 
 // Statistics and scale choice, then both routes' split, mainloop and reduction; the
 // kernels of the route the device did not choose return at once.

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/grid_shape.hpp"
 #include "kernels/gemm_args.hpp"
 
 namespace ecgemm::detail {
@@ -12,13 +13,19 @@ namespace ecgemm::detail {
 // Block tiles. kWide keeps one FP32 accumulator per output (FMA chains as long as
 // the split's k). The narrow tiles, used when m or n is small, accumulate 32-long
 // k chunks in a second register set and add each chunk into the result: their
-// rounding error grows with k / 32 + 32 rather than with k.
+// rounding error grows with k / 32 + 32 rather than with k. kStream, for k up to
+// kStreamMaxK, is bound by C's bytes, not by arithmetic: one FMA chain per output (what
+// the two-level tiles compute at such k), stored 16 bytes at a time.
 enum class SimtTile {
   kWide,    // 128 x 128, 8 x 8 outputs per thread
   kTallM,   // 128 x 64: m > 64 >= n, or a two-level tile for m, n > 64
   kTallN,   // 64 x 128: n > 64 >= m
   kSmall,   // 64 x 64
+  kStream,  // 128 x 64, 4 x 8 outputs per thread, all of k in shared memory: k <= kStreamMaxK
 };
+
+// The largest k the stream tile takes (its panels hold all of k).
+constexpr int kStreamMaxK = 32;
 
 struct SimtPlan {
   SimtTile tile = SimtTile::kWide;
@@ -32,6 +39,8 @@ struct SimtPlan {
 // partials (a user workspace that cannot grow).
 SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
                         size_t max_bytes = SIZE_MAX);
+
+GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev);
 
 // Runs the plan on the caller's layout (any transpose, ld and alignment).
 cudaError_t launch_simt(const GemmArgs& args, const SimtPlan& plan, void* workspace,

@@ -38,6 +38,14 @@ PlanesAutoPlan plan_planes_auto(int64_t m, int64_t n, int64_t k, const DeviceInf
   return p;
 }
 
+GridShape planes_auto_grid(const PlanesAutoPlan& plan, int64_t m, int64_t n, int64_t k,
+                           const DeviceInfo& dev) {
+  GridShape g = planes_grid(TcMethod::kHalfHalf, plan.half, dev);
+  g.kernels += 3;  // statistics, scale choice, the other route's mainloop (returns at once)
+  g.extra_bytes += (static_cast<double>(m) + static_cast<double>(n)) * static_cast<double>(k) * 4.0;
+  return g;
+}
+
 // halfhalf's products of the scaled operands; or tf32tf32's where FP16's window is too
 // narrow, also scaled (which keeps its low parts and correction products away from
 // FP32's underflow, where the Tensor Core would lose them), or unscaled with NaN/Inf.

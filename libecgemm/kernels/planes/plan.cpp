@@ -43,4 +43,18 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   return w;
 }
 
+GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev) {
+  GridShape g;
+  g.ctas = (plan.m_pad / kTileM) * (plan.n_pad / kTileN) * plan.splits;
+  g.resident = dev.sm_count;  // a persistent grid, one CTA an SM
+  g.tile_outputs = int64_t{kTileM} * kTileN;
+  g.k_per_cta = (plan.k_pad + plan.splits - 1) / plan.splits;
+  g.kernels = plan.splits > 1 ? 3 : 2;
+  const double parts = uses_lo(method) ? 2.0 : 1.0;
+  const double planes = static_cast<double>(plan.m_pad + plan.n_pad) * static_cast<double>(plan.k_pad) *
+                        static_cast<double>(element_bytes(method)) * parts;
+  g.extra_bytes = 2.0 * planes + partials_traffic(plan.splits, plan.m_pad, plan.n_pad);
+  return g;
+}
+
 }  // namespace ecgemm::detail

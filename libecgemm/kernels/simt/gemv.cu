@@ -320,6 +320,20 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const Dev
   return plan;
 }
 
+GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, GemvLayout layout,
+                    const DeviceInfo& dev) {
+  const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);
+  const int64_t lines = layout == GemvLayout::kAlongK ? kWarps : kLinesPerBlock;
+  GridShape g;
+  g.ctas = (len + lines - 1) / lines * plan.splits;
+  g.resident = int64_t{dev.sm_count} * (2048 / kThreads);  // threads, not registers, bound it
+  g.tile_outputs = lines * width;
+  g.k_per_cta = plan.k_chunk;
+  g.kernels = plan.splits > 1 ? 2 : 1;
+  g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
+  return g;
+}
+
 cudaError_t launch_gemv(const GemmArgs& g, const GemvPlan& plan, void* workspace,
                              const DeviceInfo& dev, cudaStream_t stream) {
   float* partials = plan.splits > 1 ? static_cast<float*>(workspace) : nullptr;

@@ -13,7 +13,13 @@
 // Split-K: when the output tiles cannot fill the GPU, blockIdx.z owns one k range and
 // writes its raw sum to a partials plane in the workspace; the common reducer adds the
 // planes in a fixed order (deterministic) and applies alpha, beta.
+//
+// The stream tile (k <= kStreamMaxK): there a GEMM is bound by writing C (and reading it
+// when beta != 0), as cuBLAS SGEMM is, so the kernel is built around C's bytes: a warp
+// owns 128 contiguous rows of a column (4 per lane), stored as float4 with an
+// evict-first hint; all of k is staged once, and each output is one FMA chain.
 #include <algorithm>
+#include <cstdint>
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
@@ -185,6 +191,163 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   }
 }
 
+// --- the stream tile (k <= kStreamMaxK) ---------------------------------------------
+
+constexpr int kStreamM = 128, kStreamN = 64;  // lane l: rows 4l..4l+3; warp w: columns w + 8j
+constexpr int kStreamWarps = kThreads / 32;
+constexpr int kStreamCols = kStreamN / kStreamWarps;  // columns per thread
+static_assert(kStreamM == 4 * 32, "a warp's lanes cover the tile's rows, 4 each");
+constexpr int kStreamBlocksPerSm = 4;  // 64 registers a thread, no spills (ptxas -v)
+
+// Where column j of the B panel sits in shared memory: warp w's columns w, w + 8, ...,
+// w + 56 side by side, so that a thread reads its 8 as two float4 broadcasts.
+__device__ __forceinline__ int stream_slot_b(int j) {
+  return j % kStreamWarps * kStreamCols + j / kStreamWarps;
+}
+
+constexpr int log2_of(int x) { return x > 1 ? 1 + log2_of(x / 2) : 0; }
+
+// Rows r0..r0 + R - 1 and k 0..k-1 of `op` into panel[kk * kPitch + slot(r)]; rows past
+// the edge are never read (zeros stand in). Consecutive threads take consecutive
+// elements along the index that is contiguous in memory, in runs of R rows (kAlongK)
+// or of k padded to a power of two (a shift, not a division), so that a warp reads 32
+// consecutive floats however small k is; each thread keeps its place in the run and
+// steps along the other index. All loads are issued before the first shared store.
+template <int R, bool kAlongK, typename Slot>
+__device__ __forceinline__ void stage_panel(const OperandView& op, int64_t r0, int k, float* panel,
+                                            Slot slot) {
+  constexpr int kPitch = R + kPad;
+  constexpr int kLoads = R * kStreamMaxK / kThreads;
+  static_assert(kThreads % R == 0 && kThreads % kStreamMaxK == 0, "whole runs per step");
+  const int log_run = kAlongK ? log2_of(R) : 32 - __clz(k - 1);  // k <= 32
+  const int in_run = threadIdx.x & ((1 << log_run) - 1), first = threadIdx.x >> log_run;
+  const int step = kThreads >> log_run;
+  float v[kLoads];
+#pragma unroll
+  for (int i = 0; i < kLoads; ++i) {
+    const int r = kAlongK ? in_run : first + i * step, kk = kAlongK ? first + i * step : in_run;
+    v[i] = kk < k && r < R && r0 + r < op.rows
+               ? __ldg(op.p + (r0 + r) * op.stride_r + kk * op.stride_k)
+               : 0.0f;
+  }
+#pragma unroll
+  for (int i = 0; i < kLoads; ++i) {
+    const int r = kAlongK ? in_run : first + i * step, kk = kAlongK ? first + i * step : in_run;
+    if (kk < k && r < R) panel[kk * kPitch + slot(r)] = v[i];
+  }
+}
+
+// Four consecutive rows of one column of C: one 16-byte access when all four are in C
+// and the address is 16-byte aligned, else one access per row in C. Both forms feed the
+// same arithmetic, so they give the same bits.
+struct Quad {
+  float* p;
+  int rows;  // rows of the four inside C; 0: the column is past C's last
+  bool vec;
+  __device__ __forceinline__ void load(float (&v)[4]) const {
+    if (vec) {
+      const float4 t = __ldcs(reinterpret_cast<const float4*>(p));
+      v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (i < rows) v[i] = __ldcs(p + i);
+    }
+  }
+  __device__ __forceinline__ void store(const float (&v)[4]) const {
+    if (vec) {
+      __stcs(reinterpret_cast<float4*>(p), make_float4(v[0], v[1], v[2], v[3]));
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (i < rows) __stcs(p + i, v[i]);
+    }
+  }
+};
+
+template <bool kAlongKA, bool kAlongKB>
+__global__ void __launch_bounds__(kThreads, kStreamBlocksPerSm)
+simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
+  __shared__ __align__(16) float as[kStreamMaxK][kStreamM + kPad];
+  __shared__ __align__(16) float bs[kStreamMaxK][kStreamN + kPad];
+
+  const int64_t z = batch_product(args.batch.first);
+  a.p = batch_a(args, z);
+  b.p = batch_b(args, z);
+  float* const c = batch_c(args, z);
+
+  const Tile tile = raster_tile((args.m + kStreamM - 1) / kStreamM,
+                                (args.n + kStreamN - 1) / kStreamN, kStreamM, kStreamN);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int k = static_cast<int>(args.k);
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+
+  float acc[4][kStreamCols] = {};
+  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
+    stage_panel<kStreamM, kAlongKA>(a, tile.m0, k, &as[0][0], [](int r) { return r; });
+    stage_panel<kStreamN, kAlongKB>(b, tile.n0, k, &bs[0][0], [](int j) { return stream_slot_b(j); });
+    __syncthreads();
+    // One chain per output, k in increasing order. Unrolled further, ptxas spills at
+    // kStreamBlocksPerSm's 64 registers.
+#pragma unroll 2
+    for (int kk = 0; kk < k; ++kk) {
+      const float4 fa = *reinterpret_cast<const float4*>(&as[kk][4 * lane]);
+      const float4 b0 = *reinterpret_cast<const float4*>(&bs[kk][kStreamCols * warp]);
+      const float4 b1 = *reinterpret_cast<const float4*>(&bs[kk][kStreamCols * warp + 4]);
+      const float fra[4] = {fa.x, fa.y, fa.z, fa.w};
+      const float frb[kStreamCols] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < kStreamCols; ++j) acc[i][j] = fmaf(fra[i], frb[j], acc[i][j]);
+    }
+  }
+
+  const int64_t row = tile.m0 + 4 * lane;
+  if (row >= args.m) return;
+  const int rows = static_cast<int>(std::min<int64_t>(args.m - row, 4));
+  // Two columns at a time: their C loads are both in flight before the first store (the
+  // compiler cannot move a load past a store to C), within the 64 registers.
+  constexpr int kGroup = 2;
+#pragma unroll
+  for (int g = 0; g < kStreamCols; g += kGroup) {
+    Quad q[kGroup];
+    float v[kGroup][4] = {};
+#pragma unroll
+    for (int jj = 0; jj < kGroup; ++jj) {
+      const int64_t col = tile.n0 + warp + kStreamWarps * (g + jj);
+      q[jj].p = c + col * args.ldc + row;
+      q[jj].rows = col < args.n ? rows : 0;
+      q[jj].vec = rows == 4 && reinterpret_cast<uintptr_t>(q[jj].p) % 16 == 0;
+      if (beta != 0.0f && q[jj].rows > 0) q[jj].load(v[jj]);  // beta = 0: C is not read
+    }
+#pragma unroll
+    for (int jj = 0; jj < kGroup; ++jj) {
+      if (q[jj].rows == 0) continue;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) store_scaled(&v[jj][i], acc[i][g + jj], alpha, beta);
+      q[jj].store(v[jj]);
+    }
+  }
+}
+
+cudaError_t launch_stream(const OperandView& a, const OperandView& b, const GemmArgs& g,
+                          cudaStream_t stream) {
+  const int64_t tiles = ((g.m + kStreamM - 1) / kStreamM) * ((g.n + kStreamN - 1) / kStreamN);
+  if (tiles > INT32_MAX || g.k > kStreamMaxK) return cudaErrorInvalidConfiguration;
+  const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
+  auto kernel = a_along_k && b_along_k ? simt_stream_kernel<true, true>
+                : a_along_k            ? simt_stream_kernel<true, false>
+                : b_along_k            ? simt_stream_kernel<false, true>
+                                       : simt_stream_kernel<false, false>;
+  return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
+    const dim3 grid(static_cast<unsigned>(tiles), products);
+    return launch({grid, kThreads, 0, stream}, kernel, a, b, part);
+  });
+}
+
+// --- planning ------------------------------------------------------------------------
+
 struct TileDims {
   int bm, bn, bk, blocks_per_sm;  // blocks_per_sm: the occupancy the registers allow
 };
@@ -196,6 +359,7 @@ constexpr TileDims dims(SimtTile t) {
     case SimtTile::kTallM: return {128, 64, 16, 2};
     case SimtTile::kTallN: return {64, 128, 16, 2};
     case SimtTile::kSmall: return {64, 64, 16, 3};
+    case SimtTile::kStream: return {kStreamM, kStreamN, kStreamMaxK, kStreamBlocksPerSm};
   }
   return {128, 128, 8, 2};
 }
@@ -227,6 +391,14 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   constexpr int64_t kMinSplitK = 256;
   constexpr int kMaxSplits = 4096;
   SimtPlan p;
+  // k <= kStreamMaxK: C's bytes bound the call, whatever m, n and the batch; never split.
+  // One chain per output is what the two-level tiles compute at such k, so it serves
+  // every mode.
+  if (k <= kStreamMaxK) {
+    p.tile = SimtTile::kStream;
+    p.k_chunk = k;  // its CTAs run exactly k steps
+    return p;
+  }
   if (m <= 64 && n <= 64) p.tile = SimtTile::kSmall;
   else if (n <= 64) p.tile = SimtTile::kTallM;
   else if (m <= 64) p.tile = SimtTile::kTallN;
@@ -247,6 +419,19 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   return p;
 }
 
+GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev) {
+  const TileDims d = dims(plan.tile);
+  GridShape g;
+  g.ctas = ((args.m + d.bm - 1) / d.bm) * ((args.n + d.bn - 1) / d.bn) * plan.splits *
+           args.batch.count;
+  g.resident = int64_t{dev.sm_count} * d.blocks_per_sm;
+  g.tile_outputs = int64_t{d.bm} * d.bn;
+  g.k_per_cta = plan.k_chunk;
+  g.kernels = plan.splits > 1 ? 2 : 1;
+  g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
+  return g;
+}
+
 cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace,
                              cudaStream_t stream) {
   const OperandView a = view_a(g), b = view_b(g);
@@ -257,6 +442,7 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kTallM: err = launch_tile<128, 64, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kTallN: err = launch_tile<64, 128, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kSmall: err = launch_tile<64, 64, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kStream: err = launch_stream(a, b, g, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
   return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,

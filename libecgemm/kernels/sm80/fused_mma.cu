@@ -493,6 +493,19 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
   return p;
 }
 
+GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {
+  GridShape g;
+  g.ctas = ((args.m + kTile - 1) / kTile) * ((args.n + kTile - 1) / kTile) * plan.splits *
+           args.batch.count;
+  g.resident = int64_t{dev.sm_count} * (plan.cluster_reduce ? kClusterCtasPerSm : kCtasPerSm);
+  g.tile_outputs = int64_t{kTile} * kTile;
+  g.k_per_cta = plan.k_chunk;
+  const bool reduce = plan.splits > 1 && !plan.cluster_reduce;
+  g.kernels = reduce ? 2 : 1;
+  g.extra_bytes = reduce ? partials_traffic(plan.splits, args.m, args.n) : 0.0;
+  return g;
+}
+
 cudaError_t launch_fused_mma(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   float* partials = static_cast<float*>(workspace);

@@ -499,6 +499,20 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
   return plan;
 }
 
+GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, const DeviceInfo& dev) {
+  const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
+  const int64_t tile_m = 64 * plan.consumers;
+  GridShape g;
+  g.ctas = (rows + tile_m - 1) / tile_m * ((cols + kTileCols - 1) / kTileCols) * plan.splits *
+           args.batch.count;
+  g.resident = dev.sm_count;  // one CTA an SM (shared memory)
+  g.tile_outputs = tile_m * kTileCols;
+  g.k_per_cta = plan.units_per_split * kUnitK;
+  g.kernels = plan.splits > 1 ? 2 : 1;
+  g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
+  return g;
+}
+
 cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
   return visit_method(method, [&](auto m) {

@@ -19,7 +19,7 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 
 bool wgmma_usable(const DeviceInfo& dev, int smem_bytes) {
 #if defined(ECGEMM_HAS_SM90A)
-  return dev.cc_major == 9 && dev.cc_minor == 0 && tensor_map_encoder() != nullptr &&
+  return dev.cc_major == 9 && dev.cc_minor == 0 && (dev.described || tensor_map_encoder() != nullptr) &&
          smem_bytes <= dev.max_smem_per_block;
 #else
   (void)dev, (void)smem_bytes;

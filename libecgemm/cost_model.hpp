@@ -1,0 +1,46 @@
+// The planner's cost model (docs/architecture.md: the planner). A plan's GPU time is
+// estimated from its grid and its DRAM traffic:
+//
+//   t = c0 + c1 * launches + c2 * waves + c3 * serial + c4 * megabytes      (us)
+//
+// waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
+// multiply-adds one CTA slot runs in turn (tile waste included: a 64-wide tile on an
+// 8-wide C costs its full 64); megabytes: one read of A and B, one write (and, with
+// beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics).
+// The coefficients c0..c4 of each (family, products) pair are fitted to GPU times of every
+// family pinned on a random sample (tools/fit_cost_model.py; cost_coefficients.inc says
+// which run), so the model is one formula whose constants carry their measurement.
+#pragma once
+
+#include "kernels/common/grid_shape.hpp"
+#include "kernels/common/method.hpp"
+#include "kernels/gemm_args.hpp"
+
+namespace ecgemm::detail {
+
+// One coefficient row per (family, the products it computes). The one-pass modes
+// (tf32, fp16, Markidis) are the paper's comparison points and are not calibrated: they
+// take the row of the corrected method with the same operand type.
+enum class CostRow : int {
+  kSimt,
+  kGemv,
+  kPlanesTf32Tf32,
+  kPlanesHalfHalf,
+  kPlanesAuto,
+  kFusedWgmmaTf32Tf32,
+  kFusedWgmmaHalfHalf,
+  kFusedMmaTf32Tf32,
+  kFusedMmaHalfHalf,
+  kCount
+};
+const char* cost_row_name(CostRow row);
+
+constexpr int kCostFeatures = 5;
+struct CostFeatures {
+  double x[kCostFeatures];  // 1, launches, waves, serial, megabytes
+};
+
+CostFeatures cost_features(const GridShape& grid, const GemmArgs& args);
+double estimate_us(CostRow row, const CostFeatures& f);
+
+}  // namespace ecgemm::detail

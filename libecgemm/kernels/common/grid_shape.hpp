@@ -1,0 +1,24 @@
+// What a family's plan asks of the GPU, as the planner's cost model sees it
+// (libecgemm/cost_model.hpp, docs/architecture.md: the planner). Each family fills it from
+// its own plan, so that its tiles, residency and extra traffic are stated in one place.
+#pragma once
+
+#include <cstdint>
+
+namespace ecgemm::detail {
+
+struct GridShape {
+  int64_t ctas = 0;          // CTAs of the main kernel: tiles x splits x products
+  int64_t resident = 1;      // how many of them the device holds at once
+  int64_t tile_outputs = 0;  // outputs of C one CTA computes
+  int64_t k_per_cta = 0;     // k one CTA accumulates
+  int kernels = 1;           // launches in stream order (split pass, mainloop, reduction)
+  double extra_bytes = 0;    // DRAM traffic beyond one read of A and B and one write of C
+};
+
+// Split-K partials: each split writes an m x n plane, the reducer reads them all.
+inline double partials_traffic(int splits, int64_t m, int64_t n) {
+  return splits > 1 ? 2.0 * splits * static_cast<double>(m) * static_cast<double>(n) * 4.0 : 0.0;
+}
+
+}  // namespace ecgemm::detail

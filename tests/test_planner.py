@@ -1,0 +1,110 @@
+"""The planner on a described H200, no GPU needed (ecgemm_internal_plan_on): its accuracy rules hold on
+seeded random shapes in every mode, every plan carries the cost model's estimate, and a pinned family plans
+only what it can run. Which family is fastest is measured on the GPU (bench/results/planner-2026-11-23)."""
+import ctypes
+import random
+import re
+
+import pytest
+
+from _capi import MODES, STATUS, load
+
+FP32_ROUTE_MAX_K = 16   # libecgemm/planner.cpp: kFp32RouteMaxK
+MAX_CHAIN_K = 4096      # ... kMaxChainK
+CORRECTED = ("tf32tf32", "halfhalf", "auto")
+ONE_PASS = ("tf32", "fp16", "markidis")
+FAMILIES = ("simt", "gemv", "planes", "fused_wgmma", "fused_mma")
+SMS = 132
+
+
+class Device(ctypes.Structure):
+    _fields_ = [("cc_major", ctypes.c_int), ("cc_minor", ctypes.c_int), ("sm_count", ctypes.c_int),
+                ("max_smem_per_block", ctypes.c_int)]
+
+
+@pytest.fixture(scope="module")
+def plan_on():
+    try:
+        lib = load()
+    except (FileNotFoundError, OSError) as exc:
+        pytest.skip(f"libecgemm not loadable: {exc}")
+    if not hasattr(lib, "ecgemm_internal_plan_on"):
+        pytest.skip("this libecgemm predates ecgemm_internal_plan_on")
+    f = lib.ecgemm_internal_plan_on
+    f.restype = ctypes.c_int
+    f.argtypes = [ctypes.POINTER(Device), ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int] + \
+        [ctypes.c_int64] * 7 + [ctypes.c_float, ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_size_t]
+    h200 = Device(9, 0, SMS, 232448)
+
+    def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0):
+        features = (ctypes.c_double * 5)()
+        text = ctypes.create_string_buffer(256)
+        lda, ldb = (k if ta else m), (n if tb else k)
+        status = f(ctypes.byref(h200), MODES[mode], family.encode() if family else None, ta, tb, m, n, k,
+                   lda, ldb, m, batch, 0.0, features, text, len(text))
+        return status, text.value.decode(), list(features)
+    return plan
+
+
+def fields(text):
+    return dict(t.split("=", 1) for t in text.split() if "=" in t)
+
+
+def random_shapes(count, seed):
+    rng = random.Random(seed)
+    side = lambda: int(2 ** rng.uniform(0, 14))  # noqa: E731  (log-uniform 1 … 16384)
+    return [(side(), side(), side(), rng.choice([1, 1, 1, int(2 ** rng.uniform(1, 10))]),
+             rng.randint(0, 1), rng.randint(0, 1)) for _ in range(count)]
+
+
+@pytest.mark.parametrize("mode", CORRECTED + ONE_PASS + ("fp32",))
+def test_every_plan_keeps_the_accuracy_rules(plan_on, mode):
+    for m, n, k, batch, ta, tb in random_shapes(150, seed=len(mode)):
+        status, text, x = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
+        assert status == STATUS["SUCCESS"], (mode, m, n, k, batch, text)
+        f = fields(text)
+        fp32_family = f["family"] in ("simt", "gemv")
+        assert float(f["est"].rstrip("us")) > 0 and x[0] == 1.0, text
+        if mode == "fp32":
+            assert fp32_family, text
+        elif mode in ONE_PASS:
+            assert not fp32_family and f["method"] == mode, text
+        elif k <= FP32_ROUTE_MAX_K:
+            assert fp32_family, (m, n, k, text)
+        if mode in CORRECTED and not fp32_family:
+            assert f["method"] in ("tf32tf32", "halfhalf", "auto"), text
+        if batch > 1:
+            assert f["family"] != "planes" and f["family"] != "gemv", text
+
+
+def test_auto_scales_on_the_planes_or_runs_tf32tf32_s_products(plan_on):
+    methods = {fields(plan_on("auto", s, s, s)[1])["method"] for s in (384, 1024, 8192)}
+    assert methods <= {"auto", "tf32tf32"} and "auto" in methods, methods
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("m,n,k", [(16, 16384, 16384), (16384, 16, 16384), (64, 64, 1 << 20)])
+def test_no_long_single_accumulation_where_sgemm_would_split(plan_on, mode, m, n, k):
+    status, text, _ = plan_on(mode, m, n, k)
+    f = fields(text)
+    if f["family"] in ("planes", "fused_wgmma", "fused_mma"):
+        splits = int(re.match(r"\d+", f["splits"]).group())
+        assert -(-k // splits) <= MAX_CHAIN_K, text
+
+
+def test_pinned_families_plan_what_they_can_run(plan_on):
+    assert plan_on("tf32tf32", 4096, 4096, 8, family="simt")[1].startswith("family=simt method=fp32 tile=stream")
+    assert plan_on("tf32tf32", 4096, 4096, 64, family="simt")[1].find("tile=stream") < 0
+    assert plan_on("tf32tf32", 64, 64, 64, family="gemv")[0] == STATUS["NOT_SUPPORTED"]
+    assert plan_on("tf32tf32", 64, 64, 64, family="planes", batch=8)[0] == STATUS["NOT_SUPPORTED"]
+    for family in FAMILIES:
+        status, text, _ = plan_on("halfhalf", 1, 4096, 4096, family=family)
+        assert status == STATUS["NOT_SUPPORTED"] or fields(text)["family"] == family, (family, text)
+    assert plan_on("tf32tf32", 64, 64, 64, family="nonsense")[0] == STATUS["INVALID_VALUE"]
+
+
+def test_features_grow_with_the_work(plan_on):
+    _, _, small = plan_on("tf32tf32", 1024, 1024, 1024, family="planes")
+    _, _, large = plan_on("tf32tf32", 8192, 8192, 8192, family="planes")
+    # waves, serial multiply-adds and megabytes (launches follow split-K, which small products use more)
+    assert all(b >= a for a, b in zip(small[2:], large[2:])) and large[3] > 8 * small[3], (small, large)

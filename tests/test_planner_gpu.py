@@ -1,0 +1,60 @@
+"""The planner's accuracy rules on the shapes issue 25 found below SGEMM (their speed is a bench
+figure: bench/results/planner-2026-11-23): at small k the corrected modes run an FP32 route
+(their own split error would exceed SGEMM's there), and a long k against narrow sides is never one
+FP32 accumulation as long as k. Residuals against FP64 and cuBLAS SGEMM on the same inputs; the
+output poisoned first."""
+import re
+
+import pytest
+
+import ecgemm
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.gpu
+CORRECTED = ["tf32tf32", "halfhalf", "auto"]
+FP32_ROUTE_MAX_K = 16  # libecgemm/planner.cpp: kFp32RouteMaxK
+
+
+def _operands(m, k, n, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.rand(m, k, device="cuda", generator=g) * 2 - 1
+    b = torch.rand(k, n, device="cuda", generator=g) * 2 - 1
+    return a, b
+
+
+def _residuals(a, b, mode):
+    """(ecgemm's, SGEMM's) relative Frobenius residual against the FP64 product."""
+    ref = a.double() @ b.double()
+    out = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda")
+    ecgemm.matmul(a, b, out=out, mode=mode)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    sgemm = a @ b
+    norm = torch.linalg.vector_norm(ref).item()
+    return ((torch.linalg.vector_norm(out.double() - ref).item() / norm),
+            (torch.linalg.vector_norm(sgemm.double() - ref).item() / norm))
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 9, 16])
+def test_small_k_takes_an_fp32_route_as_accurate_as_sgemm(mode, k):
+    a, b = _operands(2048, k, 1536, seed=k)
+    plan = ecgemm.explain(a, b, mode=mode)
+    assert re.match(r"family=(simt|gemv) method=fp32", plan), plan
+    ours, sgemm = _residuals(a, b, mode)
+    # The same FP32 class as SGEMM: one FMA chain per output (at k <= 4 the bits of cuBLAS's).
+    assert ours <= sgemm * (1.0 + 1e-3 if k <= 4 else 1.1), (plan, ours, sgemm)
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+def test_small_k_just_above_the_fp32_routes_stays_fp32_class(mode):
+    a, b = _operands(1024, FP32_ROUTE_MAX_K + 1, 1024, seed=3)
+    ours, sgemm = _residuals(a, b, mode)
+    assert ours <= 1.5 * sgemm, (ecgemm.explain(a, b, mode=mode), ours, sgemm)
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("m,k,n", [(16, 16384, 16384), (16384, 16384, 16), (8, 65536, 64)])
+def test_long_k_narrow_at_or_below_sgemm(mode, m, k, n):
+    a, b = _operands(m, k, n, seed=m + n)
+    ours, sgemm = _residuals(a, b, mode)
+    assert ours <= sgemm, (ecgemm.explain(a, b, mode=mode), ours, sgemm)

@@ -1,0 +1,276 @@
+"""Fit the planner's cost model (libecgemm/cost_model.hpp) to a calibration run, and say how well it chooses.
+
+A calibration run is `python -m bench.random --families simt,gemv,planes,fused_wgmma,fused_mma ...` on the GPU:
+every case timed in each mode with each kernel family pinned where it can run it. Here, on any machine (no GPU):
+each pinned plan's cost features come from the library itself (ecgemm_internal_plan_on, the planner on a
+described GPU, so the features are the ones the planner computes), the coefficients of each (family, products)
+row are a non-negative least-squares fit of the relative error, and the fitted model then chooses a family for
+every (case, mode) the way the planner would, scored against the best family measured:
+
+    python -m tools.fit_cost_model bench/results/<run>/results.json.gz [--write] [--report FILE]
+
+--write replaces libecgemm/cost_coefficients.inc (naming the run); rebuild the library to use it.
+Needs SciPy (scipy.optimize.nnls).
+"""
+import argparse
+import ctypes
+import gzip
+import json
+import math
+import pathlib
+import sys
+from collections import defaultdict
+
+from tools._common import ROOT
+
+import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
+
+FEATURES = ("1", "launches", "waves", "serial", "megabytes")
+ROWS = ("simt", "gemv", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
+        "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf")  # CostRow's order
+INC = ROOT / "libecgemm" / "cost_coefficients.inc"
+# The opt-in shared memory per block of the GPUs the runs come from (not in the run's env).
+SMEM_PER_BLOCK = {"9.0": 232448, "8.0": 166912, "8.6": 101376, "8.9": 101376, "10.0": 232448}
+
+
+class Device(ctypes.Structure):
+    _fields_ = [("cc_major", ctypes.c_int), ("cc_minor", ctypes.c_int), ("sm_count", ctypes.c_int),
+                ("max_smem_per_block", ctypes.c_int)]
+
+
+class Planner:
+    """ecgemm_internal_plan_on through ctypes: a plan and its cost features, no GPU."""
+
+    def __init__(self, env):
+        self.lib = _capi.load()
+        f = self.lib.ecgemm_internal_plan_on
+        f.restype = ctypes.c_int
+        f.argtypes = [ctypes.POINTER(Device), ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int] + \
+            [ctypes.c_int64] * 7 + [ctypes.c_float, ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_size_t]
+        cc = str(env.get("compute_capability", "9.0"))
+        major, minor = (int(x) for x in cc.split("."))
+        self.device = Device(major, minor, int(env.get("sms", 132)), SMEM_PER_BLOCK.get(cc, 232448))
+        self.modes = {}
+
+    def mode(self, name):
+        """The ecgemmMode_t of a mode name, as the library numbers it."""
+        if name not in self.modes:
+            value = ctypes.c_int()
+            if self.lib.ecgemm_get_mode_by_name(name.encode(), ctypes.byref(value)) != 0:
+                raise SystemExit(f"fit_cost_model: this libecgemm has no mode {name!r}")
+            self.modes[name] = value.value
+        return self.modes[name]
+
+    def plan(self, mode, family, gemm, batch):
+        """(plan text, features) of one family's plan for the ABI call `gemm`; None where it cannot run it."""
+        x = (ctypes.c_double * len(FEATURES))()
+        text = ctypes.create_string_buffer(256)
+        status = self.lib.ecgemm_internal_plan_on(
+            ctypes.byref(self.device), self.mode(mode), family.encode() if family else None, gemm.transa, gemm.transb,
+            gemm.m, gemm.n, gemm.k, gemm.a.ld, gemm.b.ld, gemm.c.ld, batch, 0.0, x, text, len(text))
+        if status != 0:
+            return None
+        return text.value.decode(), list(x)
+
+
+def abi_call(row):
+    """The ABI call ecgemm.matmul makes for a case of bench.random (its operands' shapes and strides)."""
+    from ecgemm._layout import plan_batch
+    from ecgemm._operands import Operand
+
+    def operand(name, rows, cols, trans, ld):
+        strides = (1, ld) if trans else (ld, 1)   # a transposed view of a row-major store, or the store
+        return Operand(name, None, "torch", True, 0, (rows, cols), strides, False)
+
+    if "batch" in row:  # torch.bmm operands: contiguous stacks
+        m, k, n, count = row["m"], row["k"], row["n"], row["batch"]
+        a = Operand("a", None, "torch", True, 0, (count, m, k), (m * k, k, 1), False)
+        b = Operand("b", None, "torch", True, 0, (count, k, n), (k * n, n, 1), False)
+        c = Operand("out", None, "torch", True, 0, (count, m, n), (m * n, n, 1), False)
+        plan = plan_batch(a, b, c)
+        return plan.gemm, plan.count
+    a = operand("a", row["m"], row["k"], row["trans_a"], row["lda"])
+    b = operand("b", row["k"], row["n"], row["trans_b"], row["ldb"])
+    c = Operand("out", None, "torch", True, 0, (row["m"], row["n"]), (row["n"], 1), False)
+    return plan_batch(a, b, c).gemm, 1
+
+
+def cost_row(text):
+    """The coefficient row of a plan text: "family=planes method=auto ..." -> "planes/auto"."""
+    fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
+    family, method = fields["family"], fields["method"]
+    return family if family in ("simt", "gemv") else f"{family}/{method}"
+
+
+def samples(results, planner):
+    """Every pinned measurement: dicts of case, mode, family, row, features, measured us, and the plan check."""
+    out, mismatched = [], 0
+    for section in ("gemm", "batched"):
+        for row in results[section]:
+            if "error" in row:
+                continue
+            gemm, batch = abi_call(row)
+            for name, entry in row["methods"].items():
+                if "@" not in name or "gpu_ms" not in entry:
+                    continue
+                mode, family = name.split("@")
+                planned = planner.plan(mode, family, gemm, batch)
+                if planned is None:
+                    mismatched += 1
+                    continue
+                text, x = planned
+                recorded = entry.get("route", "").split(" est=")[0]
+                same = text.split(" est=")[0] == recorded
+                mismatched += not same
+                out.append({"id": row["id"], "section": section, "mode": mode, "family": family,
+                            "row": cost_row(text), "x": x, "us": entry["gpu_ms"] * 1e3, "same_plan": same,
+                            "cublas_us": row["methods"]["cublas"].get("gpu_ms", math.nan) * 1e3,
+                            "default_us": row["methods"].get(mode, {}).get("gpu_ms", math.nan) * 1e3})
+    return out, mismatched
+
+
+def fit(points):
+    """Coefficients >= 0 minimising the sum of squared relative errors, and the median |log(model/measured)|."""
+    import numpy as np
+    from scipy.optimize import nnls
+
+    X = np.array([p["x"] for p in points])
+    t = np.array([p["us"] for p in points])
+    coef, _ = nnls(X / t[:, None], np.ones_like(t), maxiter=10000)
+    model = X @ coef
+    err = np.abs(np.log(np.maximum(model, 1e-9) / t))
+    return coef, float(np.median(err)), float(np.percentile(err, 90))
+
+
+def planner_picks(results, planner, points):
+    """What this build's planner (the coefficients it was built with) picks for every (case, mode), and the
+    time measured for that family pinned: {(id, mode): (plan text, us or None where that plan was not timed)}."""
+    timed = {(p["id"], p["mode"], p["family"]): p["us"] for p in points}
+    picks = {}
+    for section in ("gemm", "batched"):
+        for row in results[section]:
+            if "error" in row:
+                continue
+            gemm, batch = abi_call(row)
+            for mode in results["modes"]:
+                text, _ = planner.plan(mode, None, gemm, batch)
+                fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
+                # AUTO's planes without its scaling are tf32tf32's planes (timed in that mode).
+                source = "tf32tf32" if mode == "auto" and fields["family"] == "planes" and \
+                    fields["method"] == "tf32tf32" else mode
+                picks[(row["id"], mode)] = (text, timed.get((row["id"], source, fields["family"])))
+    return picks
+
+
+def choose(points, coefs):
+    """For every (case, mode): the family the model picks (AUTO also gets tf32tf32's planes, as the planner
+    offers them) against the best measured, and against the route the run's build took."""
+    by_case = defaultdict(list)
+    for p in points:
+        by_case[(p["id"], p["mode"])].append(p)
+    for (cid, mode), ps in list(by_case.items()):
+        if mode == "auto":
+            ps += [dict(p, mode="auto") for p in by_case.get((cid, "tf32tf32"), []) if p["family"] == "planes"]
+    rows = []
+    for (cid, mode), ps in by_case.items():
+        est = [sum(c * x for c, x in zip(coefs[p["row"]], p["x"])) for p in ps]
+        pick = ps[min(range(len(ps)), key=est.__getitem__)]
+        best = min(ps, key=lambda p: p["us"])
+        rows.append({"id": cid, "mode": mode, "pick": pick["row"], "best": best["row"], "pick_us": pick["us"],
+                     "best_us": best["us"], "default_us": ps[0]["default_us"], "cublas_us": ps[0]["cublas_us"]})
+    return rows
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0 and math.isfinite(x)]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else math.nan
+
+
+def report(results, points, mismatched, coefs, quality, choices, picks):
+    lines = [f"# Cost model fit: {len(points)} pinned measurements "
+             f"({results['env'].get('gpu')}, run of {results['started_utc']})", ""]
+    if mismatched:
+        lines += [f"{mismatched} measurements planned differently here than in the run (another build): "
+                  "their features follow this build.", ""]
+    lines += ["| row | points | " + " | ".join(FEATURES) + " | median error | 90th pct |",
+              "|---|---:|" + "---:|" * len(FEATURES) + "---:|---:|"]
+    for r in ROWS:
+        if r in coefs:
+            n, med, p90 = quality[r]
+            lines.append(f"| {r} | {n} | " + " | ".join(f"{c:.4g}" for c in coefs[r]) +
+                         f" | {math.exp(med) - 1:.0%} | {math.exp(p90) - 1:.0%} |")
+    lines += ["", "Errors are |model/measured − 1| (median, 90th percentile).", "",
+              "| mode | cases | picks the best | model's pick / best (geomean, worst) | × SGEMM: model's pick | "
+              "best family | the run's route |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for mode in sorted({c["mode"] for c in choices}):
+        cs = [c for c in choices if c["mode"] == mode]
+        regret = [c["pick_us"] / c["best_us"] for c in cs]
+        lines.append(f"| {mode} | {len(cs)} | {sum(c['pick'] == c['best'] for c in cs) / len(cs):.0%} | "
+                     f"{geomean(regret):.3f}, {max(regret):.2f} | "
+                     f"{geomean([c['cublas_us'] / c['pick_us'] for c in cs]):.2f} | "
+                     f"{geomean([c['cublas_us'] / c['best_us'] for c in cs]):.2f} | "
+                     f"{geomean([c['cublas_us'] / c['default_us'] for c in cs]):.2f} |")
+    by_case = {(c["id"], c["mode"]): c for c in choices}
+    lines += ["", "This build's planner (its compiled coefficients and rules, e.g. FP32 routes at small k), scored on "
+              "the same measurements:", "",
+              "| mode | cases | × SGEMM | ≥ 0.95× | pick / best family (geomean) |", "|---|---:|---:|---:|---:|"]
+    for mode in sorted({m for _, m in picks}):
+        got = [(by_case[key], us) for key, (_, us) in picks.items() if key[1] == mode and us and key in by_case]
+        x = [c["cublas_us"] / us for c, us in got]
+        lines.append(f"| {mode} | {len(got)} | {geomean(x):.2f} | {sum(v >= 0.95 for v in x) / len(x):.0%} | "
+                     f"{geomean([us / c['best_us'] for c, us in got]):.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_inc(coefs, quality, source):
+    lines = [f"// Fitted by tools/fit_cost_model.py to {source}",
+             "// (every family pinned on bench.random's sample; the fit's report is beside the run).",
+             "// {c0 us, us per launch, us per wave, us per 2^20 serial MACs, us per MB}"]
+    for r in ROWS:
+        c = coefs.get(r)
+        if c is None:
+            raise SystemExit(f"fit_cost_model: no measurements for row {r}; nothing written")
+        lines.append("{{" + ", ".join(f"{v:.6g}" for v in c) + f"}}}},  // {r}, {quality[r][0]} points")
+    INC.write_text("\n".join(lines) + "\n")
+
+
+def load(path):
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return json.load(f)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m tools.fit_cost_model", description=__doc__.split("\n\n")[0])
+    p.add_argument("results", type=pathlib.Path, help="a calibration run's results.json[.gz]")
+    p.add_argument("--write", action="store_true", help=f"replace {INC.relative_to(ROOT)}")
+    p.add_argument("--report", type=pathlib.Path, default=None, help="also write the report here (Markdown)")
+    args = p.parse_args(argv)
+    results = load(args.results)
+    if not results.get("families"):
+        raise SystemExit("fit_cost_model: this run pinned no families (bench.random --families)")
+    planner = Planner(results.get("env", {}))
+    points, mismatched = samples(results, planner)
+    coefs, quality = {}, {}
+    for r in ROWS:
+        pts = [q for q in points if q["row"] == r]
+        if len(pts) >= len(FEATURES):
+            c, med, p90 = fit(pts)
+            coefs[r], quality[r] = list(c), (len(pts), med, p90)
+    md = report(results, points, mismatched, coefs, quality, choose(points, coefs),
+                planner_picks(results, planner, points))
+    print(md)
+    if args.report:
+        args.report.write_text(md)
+    if args.write:
+        try:
+            source = args.results.resolve().relative_to(ROOT)
+        except ValueError:
+            source = args.results
+        write_inc(coefs, quality, source)
+        print(f"fit_cost_model: wrote {INC.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -19,7 +19,8 @@ bool reads_c(const Scalars& s) { return s.device_beta != nullptr || s.beta != 0.
 const char* cost_row_name(CostRow row) {
   switch (row) {
     case CostRow::kSimt: return "simt";
-    case CostRow::kGemv: return "gemv";
+    case CostRow::kGemvAlongK: return "gemv/along_k";
+    case CostRow::kGemvAlongLen: return "gemv/along_len";
     case CostRow::kPlanesTf32Tf32: return "planes/tf32tf32";
     case CostRow::kPlanesHalfHalf: return "planes/halfhalf";
     case CostRow::kPlanesAuto: return "planes/auto";
@@ -40,7 +41,8 @@ CostFeatures cost_features(const GridShape& grid, const GemmArgs& args) {
                         static_cast<double>(grid.tile_outputs) / (1 << 20);
   const double c_passes = reads_c(args.scalars) ? 2.0 : 1.0;
   const double bytes = batch * 4.0 * (m * k + k * n + c_passes * m * n) + grid.extra_bytes;
-  return {{1.0, static_cast<double>(grid.kernels), waves, serial, bytes / 1e6}};
+  const double chain = waves * static_cast<double>(grid.k_per_cta) / 1024;
+  return {{1.0, static_cast<double>(grid.kernels), waves, serial, bytes / 1e6, chain}};
 }
 
 double estimate_us(CostRow row, const CostFeatures& f) {

@@ -1,11 +1,12 @@
 // The planner's cost model (docs/architecture.md: the planner). A plan's GPU time is
 // estimated from its grid and its DRAM traffic:
 //
-//   t = c0 + c1 * launches + c2 * waves + c3 * serial + c4 * megabytes      (us)
+//   t = c0 + c1 * launches + c2 * waves + c3 * serial + c4 * megabytes + c5 * chain   (us)
 //
 // waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
 // multiply-adds one CTA slot runs in turn (tile waste included: a 64-wide tile on an
-// 8-wide C costs its full 64); megabytes: one read of A and B, one write (and, with
+// 8-wide C costs its full 64); chain = waves * k_per_cta / 1024, the k steps one slot
+// walks in turn (what a latency-bound kernel waits on, whatever its tile); megabytes: one read of A and B, one write (and, with
 // beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics).
 // The coefficients c0..c4 of each (family, products) pair are fitted to GPU times of every
 // family pinned on a random sample (tools/fit_cost_model.py; cost_coefficients.inc says
@@ -23,7 +24,8 @@ namespace ecgemm::detail {
 // take the row of the corrected method with the same operand type.
 enum class CostRow : int {
   kSimt,
-  kGemv,
+  kGemvAlongK,    // the two GEMV kernels differ in warps per output (gemv.hpp)
+  kGemvAlongLen,
   kPlanesTf32Tf32,
   kPlanesHalfHalf,
   kPlanesAuto,
@@ -35,9 +37,9 @@ enum class CostRow : int {
 };
 const char* cost_row_name(CostRow row);
 
-constexpr int kCostFeatures = 5;
+constexpr int kCostFeatures = 6;
 struct CostFeatures {
-  double x[kCostFeatures];  // 1, launches, waves, serial, megabytes
+  double x[kCostFeatures];  // 1, launches, waves, serial, megabytes, chain
 };
 
 CostFeatures cost_features(const GridShape& grid, const GemmArgs& args);

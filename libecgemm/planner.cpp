@@ -115,9 +115,7 @@ struct GridOf {
   const GemmArgs& args;
   const DeviceInfo& dev;
   GridShape operator()(const SimtPlan& s) const { return simt_grid(args, s, dev); }
-  GridShape operator()(const GemvPlan& g) const {
-    return gemv_grid(args, g, gemv_layout(args), dev);
-  }
+  GridShape operator()(const GemvPlan& g) const { return gemv_grid(args, g, dev); }
   GridShape operator()(const PlanesPlan& w) const { return planes_grid(plan.method, w, dev); }
   GridShape operator()(const PlanesAutoPlan& a) const {
     return planes_auto_grid(a, args.m, args.n, args.k, dev);
@@ -263,7 +261,10 @@ struct Describer {
   int operator()(const SimtPlan& s) const {
     return std::snprintf(out, len, "tile=%s splits=%d", simt_tile_name(s.tile), s.splits);
   }
-  int operator()(const GemvPlan& g) const { return std::snprintf(out, len, "splits=%d", g.splits); }
+  int operator()(const GemvPlan& g) const {
+    return std::snprintf(out, len, "layout=%s splits=%d",
+                         g.layout == GemvLayout::kAlongK ? "along_k" : "along_len", g.splits);
+  }
   int operator()(const PlanesPlan& w) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d", kTileM, kTileN, w.splits);
   }
@@ -288,7 +289,9 @@ CostRow cost_row(const Plan& plan) {
   const bool half = uses_half(plan.method);
   switch (plan.family) {
     case Family::kSimt: return CostRow::kSimt;
-    case Family::kGemv: return CostRow::kGemv;
+    case Family::kGemv:
+      return std::get<GemvPlan>(plan.detail).layout == GemvLayout::kAlongK ? CostRow::kGemvAlongK
+                                                                           : CostRow::kGemvAlongLen;
     case Family::kPlanes:
       return plan.auto_scaled ? CostRow::kPlanesAuto
              : half           ? CostRow::kPlanesHalfHalf

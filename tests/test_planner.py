@@ -37,7 +37,7 @@ def plan_on():
     h200 = Device(9, 0, SMS, 232448)
 
     def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0):
-        features = (ctypes.c_double * 5)()
+        features = (ctypes.c_double * 6)()
         text = ctypes.create_string_buffer(256)
         lda, ldb = (k if ta else m), (n if tb else k)
         status = f(ctypes.byref(h200), MODES[mode], family.encode() if family else None, ta, tb, m, n, k,

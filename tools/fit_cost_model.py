@@ -25,8 +25,8 @@ from tools._common import ROOT
 
 import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 
-FEATURES = ("1", "launches", "waves", "serial", "megabytes")
-ROWS = ("simt", "gemv", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
+FEATURES = ("1", "launches", "waves", "serial", "megabytes", "chain")
+ROWS = ("simt", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf")  # CostRow's order
 INC = ROOT / "libecgemm" / "cost_coefficients.inc"
 # The opt-in shared memory per block of the GPUs the runs come from (not in the run's env).
@@ -99,7 +99,9 @@ def cost_row(text):
     """The coefficient row of a plan text: "family=planes method=auto ..." -> "planes/auto"."""
     fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
     family, method = fields["family"], fields["method"]
-    return family if family in ("simt", "gemv") else f"{family}/{method}"
+    if family == "gemv":
+        return f"gemv/{fields['layout']}"
+    return family if family == "simt" else f"{family}/{method}"
 
 
 def samples(results, planner):
@@ -225,7 +227,7 @@ def report(results, points, mismatched, coefs, quality, choices, picks):
 def write_inc(coefs, quality, source):
     lines = [f"// Fitted by tools/fit_cost_model.py to {source}",
              "// (every family pinned on bench.random's sample; the fit's report is beside the run).",
-             "// {c0 us, us per launch, us per wave, us per 2^20 serial MACs, us per MB}"]
+             "// {c0 us, us per launch, us per wave, us per 2^20 serial MACs, us per MB, us per 1024 chained k}"]
     for r in ROWS:
         c = coefs.get(r)
         if c is None:

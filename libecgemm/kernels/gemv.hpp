@@ -16,27 +16,28 @@ namespace ecgemm::detail {
 
 constexpr int64_t kGemvMaxWidth = 4;
 
+// Which index of the large operand is contiguous in memory picks the kernel, and the
+// kernels differ in warps per output, so in how far k is split.
+enum class GemvLayout { kAlongK, kAlongLen };
+
 struct GemvPlan {
+  GemvLayout layout = GemvLayout::kAlongK;
   int splits = 1;        // split-K factor; > 1 writes partials (`bytes` of workspace)
   int64_t k_chunk = 0;   // k per split, a multiple of 128
   size_t bytes = 0;
 };
 
+GemvLayout gemv_layout(const GemmArgs& args);
+
 // True for the non-batched products these kernels take (min(m, n) <= kGemvMaxWidth).
 bool gemv_shape(const GemmArgs& args);
-
-// Which index of the large operand is contiguous in memory picks the kernel, and the
-// kernels differ in warps per output, so in how far k is split.
-enum class GemvLayout { kAlongK, kAlongLen };
-GemvLayout gemv_layout(const GemmArgs& args);
 
 // Split-K so that the large operand's reads fill the GPU; `max_bytes` caps the partials
 // (a user workspace that cannot grow).
 GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
                         size_t max_bytes = SIZE_MAX);
 
-GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, GemvLayout layout,
-                    const DeviceInfo& dev);
+GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev);
 
 // Any transpose, ld and alignment (16-byte loads where the large operand allows them).
 // Split-K adds up in a second kernel, a dependent launch (common/launch.cuh) on cc >= 9.0.

@@ -310,6 +310,7 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const Dev
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
   const int64_t want = std::min({(target + warps - 1) / warps, k / min_chunk, fit});
   GemvPlan plan;
+  plan.layout = layout;
   plan.k_chunk = round_up(k, kChunkAlign);
   if (want > 1) {
     const KSplit s = split_k(k, want, kChunkAlign);
@@ -320,10 +321,9 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const Dev
   return plan;
 }
 
-GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, GemvLayout layout,
-                    const DeviceInfo& dev) {
+GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev) {
   const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);
-  const int64_t lines = layout == GemvLayout::kAlongK ? kWarps : kLinesPerBlock;
+  const int64_t lines = plan.layout == GemvLayout::kAlongK ? kWarps : kLinesPerBlock;
   GridShape g;
   g.ctas = (len + lines - 1) / lines * plan.splits;
   g.resident = int64_t{dev.sm_count} * (2048 / kThreads);  // threads, not registers, bound it

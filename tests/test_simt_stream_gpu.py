@@ -19,6 +19,7 @@ import pytest
 from _capi import OP
 from test_c_abi_gpu import MODES, STATUS, ColMajor, handle, lib, torch  # noqa: F401 (handle: fixture)
 from test_c_batched_gpu import Stack
+from test_c_batched_gpu import batched as batched_call
 
 pytestmark = pytest.mark.gpu
 NAN = float("nan")
@@ -175,19 +176,8 @@ def test_float4_and_scalar_stores_agree_bit_for_bit(handle, m, k, ta, tb, beta):
 
 
 def batched(handle, form, ta, tb, m, n, k, alpha, a, b, beta, c):
-    assert lib.ecgemm_set_mode(handle, MODES["fp32"]) == 0
-    al, be = ctypes.c_float(alpha), ctypes.c_float(beta)
-    if form == "strided":
-        st = lib.ecgemm_sgemm_strided_batched_64(
-            handle, OP[ta], OP[tb], m, n, k, ctypes.addressof(al), a.ptr(), a.ld, a.stride,
-            b.ptr(), b.ld, b.stride, ctypes.addressof(be), c.ptr(), c.ld, c.stride, c.count)
-    else:
-        arrays = [x.pointer_array() for x in (a, b, c)]
-        st = lib.ecgemm_sgemm_batched_64(handle, OP[ta], OP[tb], m, n, k, ctypes.addressof(al),
-                                         arrays[0].data_ptr(), a.ld, arrays[1].data_ptr(), b.ld,
-                                         ctypes.addressof(be), arrays[2].data_ptr(), c.ld, c.count)
-    torch.cuda.synchronize()
-    return st
+    """test_c_batched_gpu's batched call in FP32 mode (the stream tile serves every mode alike)."""
+    return batched_call(handle, form, "fp32", ta, tb, m, n, k, alpha, a, b, beta, c)
 
 
 @pytest.mark.parametrize("packed", [True, False], ids=["packed", "padded"])

@@ -94,6 +94,9 @@ Context context(const ecgemmContext& ctx, const GemmArgs& args) {
   return c;
 }
 
+// simt and gemv compute in FP32; the other families on Tensor Cores.
+bool tensor_core_family(Family family) { return family != Family::kSimt && family != Family::kGemv; }
+
 bool fp32_class(ecgemmMode_t mode) {
   return mode == ECGEMM_MODE_FP32 || mode == ECGEMM_MODE_TF32TF32 ||
          mode == ECGEMM_MODE_HALFHALF || mode == ECGEMM_MODE_AUTO;
@@ -189,7 +192,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
 // by SGEMM's accumulation error, so there FP32 routes run them (bench/results/README.md#cost-model).
 bool allowed(const Context& c, Family family) {
   if (!usable(c, family)) return false;
-  const bool fp32_family = family == Family::kSimt || family == Family::kGemv;
+  const bool fp32_family = !tensor_core_family(family);
   if (!c.tensor_cores) return fp32_family;
   if (!c.corrected) return !fp32_family;  // the one-pass modes and Markidis: Tensor Cores by definition
   return fp32_family || c.args.k > kFp32RouteMaxK;
@@ -205,8 +208,7 @@ Plan cheapest(const Context& c) {
   auto consider = [&](Family f, std::optional<TcMethod> method) {
     Plan p = plan_for(c, f, method);
     if (p.bytes > c.cap) return;
-    const bool tensor_core = f != Family::kSimt && f != Family::kGemv;
-    if (c.corrected && tensor_core && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
+    if (c.corrected && tensor_core_family(f) && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
     if (!found || p.estimate_us < best.estimate_us) best = p, found = true;
   };
   for (Family f : kFamilies) {
@@ -356,7 +358,7 @@ cudaError_t launch_plan(const Plan& plan, const GemmArgs& args, void* scratch,
 }
 
 std::string describe(const Plan& plan) {
-  const bool tc = plan.family != Family::kSimt && plan.family != Family::kGemv;
+  const bool tc = tensor_core_family(plan.family);
   char detail[96];
   std::visit(Describer{detail, sizeof detail}, plan.detail);
   char line[256];

@@ -183,7 +183,8 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_size_64(ecgemmHandle_t handle,
 /*
  * C = alpha * op(A) * op(B) + beta * C, column-major, on the handle's stream.
  * The environment variable ECGEMM_VERBOSE, set to 1, prints one line per call on stderr:
- * entry point, shape, mode and the plan (kernel family, tile, split-K, scratch bytes).
+ * entry point, shape, mode, stream ("captured" when recorded into a CUDA graph, whose
+ * replays print nothing) and the plan (kernel family, tile, split-K, scratch bytes).
  */
 ECGEMM_API ecgemmStatus_t ecgemm_sgemm(ecgemmHandle_t handle, ecgemmOperation_t transa,
                                        ecgemmOperation_t transb, int m, int n, int k,

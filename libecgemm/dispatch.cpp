@@ -21,15 +21,17 @@ ecgemmStatus_t from_cuda(cudaError_t err) {
 }
 
 // ECGEMM_VERBOSE=1: one line per call on stderr (read per call, like the family pin).
+// "captured" marks a call recorded into a CUDA graph: its replays print nothing.
 void trace(const ecgemmContext& ctx, const GemmArgs& args, const char* entry, const Plan& plan) {
   const char* verbose = std::getenv("ECGEMM_VERBOSE");
   if (verbose == nullptr || *verbose == '\0' || *verbose == '0') return;
   std::fprintf(stderr,
                "ecgemm: %s %c%c m=%" PRId64 " n=%" PRId64 " k=%" PRId64 " batch=%" PRId64
-               " mode=%s stream=%p %s\n",
+               " mode=%s stream=%p%s %s\n",
                entry, args.trans_a ? 'T' : 'N', args.trans_b ? 'T' : 'N', args.m, args.n, args.k,
                args.batch.count, ecgemm_get_mode_name(ctx.mode),
-               static_cast<void*>(ctx.stream), describe(plan).c_str());
+               static_cast<void*>(ctx.stream), capturing(ctx.stream) ? " captured" : "",
+               describe(plan).c_str());
 }
 
 }  // namespace

@@ -58,6 +58,8 @@ DevicePool* device_pool(int device) {
   return &p;
 }
 
+}  // namespace
+
 bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
@@ -66,8 +68,6 @@ bool capturing(cudaStream_t stream) {
   }
   return status != cudaStreamCaptureStatusNone;
 }
-
-}  // namespace
 
 size_t scratch_cap(const ecgemmContext& ctx) {
   size_t cap = ctx.user_workspace != nullptr ? ctx.user_workspace_bytes : SIZE_MAX;

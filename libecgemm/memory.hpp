@@ -23,6 +23,9 @@ namespace ecgemm::detail {
 // handle's limit (ecgemm_set_workspace_limit), or SIZE_MAX.
 size_t scratch_cap(const ecgemmContext& ctx);
 
+// Whether `stream` is being captured into a CUDA graph (false when the query fails).
+bool capturing(cudaStream_t stream);
+
 class Scratch {
  public:
   explicit Scratch(const ecgemmContext& ctx) : ctx_(ctx) {}

@@ -196,9 +196,11 @@ class Call(NamedTuple):
     out: Tuple[int, ...]
 
 
+# Results: the product, then the call's scratch (uint8, sized while tracing: _target.py).
 CALL = re.compile(r"stablehlo\.custom_call @ecgemm_matmul\(.*?mhlo\.backend_config = "
                   r"\{mode = (\d+) : i32, transpose_a = (\w+), transpose_b = (\w+)\}.*?"
-                  r": \((tensor<[^>]*>), (tensor<[^>]*>)\) -> (tensor<[^>]*>)")
+                  r": \((tensor<[^>]*>), (tensor<[^>]*>)\) -> "
+                  r"\((tensor<[^>]*>), tensor<\d+xui8>\)")
 
 
 def _shape(tensor_type: str) -> Tuple[int, ...]:
@@ -506,7 +508,8 @@ def test_the_handler_checks_what_other_callers_send(ej, jnp):
     """The target called directly with shapes that disagree: an XLA error, not a crash."""
     import jax
 
-    call = jax.ffi.ffi_call("ecgemm_matmul", jax.ShapeDtypeStruct((4, 3), jnp.float32))
+    call = jax.ffi.ffi_call("ecgemm_matmul", (jax.ShapeDtypeStruct((4, 3), jnp.float32),
+                                              jax.ShapeDtypeStruct((0,), jnp.uint8)))
     a, b = jnp.ones((4, 5), jnp.float32), jnp.ones((6, 3), jnp.float32)
     with pytest.raises(jax.errors.JaxRuntimeError,
                        match=r"ecgemm_matmul: a \(4, 5\), b \(6, 3\) and c \(4, 3\) do not agree"):

@@ -1,6 +1,6 @@
 """ecgemm.jax on a GPU: accuracy against float64 and XLA's FP32 product, jit, vmap (one
-batched call), grad against float64 gradients, lax.scan, errors from the handler, and
-sharding on two GPUs (skipped, saying so, with fewer).
+batched call), grad against float64 gradients, lax.scan, errors from the handler, XLA's
+command buffers, and sharding on two GPUs (skipped, saying so, with fewer).
 
 Accepted error (Frobenius norm, against the float64 product of the same float32
 inputs): max(1.25 x XLA's ``precision="highest"`` FP32 product's, MAGMA's
@@ -191,13 +191,74 @@ def test_scan_of_products(ej):
 def test_a_failing_ecgemm_call_is_an_xla_error_with_ecgemm_s_message(ej):
     """A mode number ecgemm does not know (ecgemm.jax never sends one): ecgemm_set_mode's
     status reaches Python as an XLA error, and the process goes on."""
-    call = jax.ffi.ffi_call("ecgemm_matmul", jax.ShapeDtypeStruct((M, N), jnp.float32))
+    call = jax.ffi.ffi_call("ecgemm_matmul", (jax.ShapeDtypeStruct((M, N), jnp.float32),
+                                              jax.ShapeDtypeStruct((0,), jnp.uint8)))
     a, b = on_gpu(rand(M, K)), on_gpu(rand(K, N))
     with pytest.raises(jax.errors.JaxRuntimeError,
                        match="ecgemm: ecgemm_set_mode returned ECGEMM_STATUS_INVALID_VALUE"):
         jax.block_until_ready(call(a, b, mode=np.int32(99), transpose_a=False,
-                                   transpose_b=False))
+                                   transpose_b=False)[0])
     np.testing.assert_allclose(ej.matmul(a, b), xla_fp32(a, b), rtol=1e-4, atol=1e-4)
+
+
+# --- command buffers (CUDA graphs) -----------------------------------------------------------
+
+COMMAND_BUFFERS_ON = "--xla_gpu_enable_command_buffer=FUSION,CUSTOM_CALL --xla_gpu_graph_min_graph_size=1"
+COMMAND_BUFFERS_OFF = "--xla_gpu_enable_command_buffer="
+
+
+def _command_buffer_run(tmp_path, flags):
+    """tests/jax_command_buffer_check.py under `flags`, with ECGEMM_VERBOSE=1: its results,
+    and per program the handler's calls (ECGEMM_VERBOSE's lines) and how many were captured."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / ("on.npz" if "CUSTOM_CALL" in flags else "off.npz")
+    env = dict(os.environ, XLA_FLAGS=flags, ECGEMM_VERBOSE="1")
+    here = Path(__file__).resolve().parent
+    run = subprocess.run([sys.executable, str(here / "jax_command_buffer_check.py"), str(out)],
+                         capture_output=True, text=True, timeout=900, env=env, cwd=here)
+    assert run.returncode == 0, run.stderr[-4000:]
+    calls, program = {}, None
+    for line in run.stderr.splitlines():
+        if line.startswith("program "):
+            program = line.split()[1]
+        elif line.startswith("ecgemm: ") and program not in (None, "none"):
+            total, captured = calls.get(program, (0, 0))
+            calls[program] = (total + 1, captured + (" captured " in line))
+    data = np.load(out)
+    return {k: data[k] for k in data.files}, calls
+
+
+def test_command_buffers_replay_the_call_bitwise(tmp_path):
+    """With CUSTOM_CALL command buffers XLA records the handler into its CUDA graphs (it
+    declares kCmdBufferCompatible) and replays them without calling it; every run of
+    each program (plain, recording, replays, on new buffers) gives, bit for bit, what
+    the same programs give with command buffers off. The shapes take scratch
+    in every family, from XLA's buffer: the call alone also equals ecgemm.matmul's (the
+    library's pool)."""
+    on, calls_on = _command_buffer_run(tmp_path, COMMAND_BUFFERS_ON)
+    off, calls_off = _command_buffer_run(tmp_path, COMMAND_BUFFERS_OFF)
+    assert calls_off and not any(captured for _, captured in calls_off.values()), calls_off
+    # Every program's calls were recorded; replays skipped the handler. Which runs
+    # replay depends on XLA's allocator (new temporary addresses are recorded again),
+    # so only the sum is sure to be smaller.
+    assert calls_on.keys() == calls_off.keys(), (calls_on, calls_off)
+    assert all(captured > 0 for _, captured in calls_on.values()), calls_on
+    assert sum(t for t, _ in calls_on.values()) < sum(t for t, _ in calls_off.values())
+    assert on.keys() == off.keys()
+    for key in on:
+        assert np.all(np.isfinite(on[key])), key
+        np.testing.assert_array_equal(on[key], off[key], err_msg=key)
+        for run in ("/run1/", "/run2/", "/run3/"):  # the same buffers: the first run's result
+            if run in key:
+                np.testing.assert_array_equal(on[key], on[key.replace(run, "/run0/")],
+                                              err_msg=key)
+        if "/eager-" in key:
+            np.testing.assert_array_equal(on[key.replace("/eager-", "/alone-")], on[key],
+                                          err_msg=key)
 
 
 # --- two GPUs -------------------------------------------------------------------------------

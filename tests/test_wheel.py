@@ -38,7 +38,8 @@ FORTRAN = ("include/ecgemm.mod", "lib/libecgemm_fortran.so", "lib/pkgconfig/ecge
 JAX_MODULES = ("jax/__init__.py", "jax/_functions.py", "jax/_handler.py", "jax/_ops.py",
                "jax/_sharding.py", "jax/_target.py")
 JAX_HANDLER = "lib/libecgemm_jax.so"
-JAX_HANDLER_SYMBOLS = ("EcgemmMatmulCuda", "EcgemmMatmulHost")  # ecgemm/jax/_handler.py loads them
+# ecgemm/jax/_handler.py loads them
+JAX_HANDLER_SYMBOLS = ("EcgemmMatmulCuda", "EcgemmMatmulHost", "EcgemmMatmulWorkspaceBytes")
 # An absolute path: a slash that does not continue a variable (${prefix}/lib), a name
 # or a relative path (../include), followed by a name. "/" alone is allowed (CMake
 # compares its import prefix with it).

@@ -11,7 +11,9 @@
   each of those dimensions keeps its own sharding.
 
 The handler (``_ffi.cpp``) runs it as one ecgemm call on XLA's stream:
-``ecgemm_sgemm_64``, or ``ecgemm_sgemm_strided_batched_64`` for a stack.
+``ecgemm_sgemm_64``, or ``ecgemm_sgemm_strided_batched_64`` for a stack. Its scratch is
+the call's second result, a uint8 buffer sized here while tracing, so that XLA owns it
+and may record the call into a command buffer (CUDA graph).
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._modes import MODES
-
-TARGET = "ecgemm_matmul"  # the custom call target (_ffi.cpp, registered by _handler.py)
+from ._handler import TARGET, workspace_bytes
 
 
 class Product(NamedTuple):
@@ -54,12 +55,16 @@ def call_target(a: jax.Array, b: jax.Array, p: Product) -> jax.Array:
     shape = product_shape(a.shape, b.shape, p)
     if not p.batched:
         a, b = as_matrix(a), as_matrix(b)
-    out = jax.ShapeDtypeStruct(product_shape(a.shape, b.shape, p), jnp.float32)
+    out = product_shape(a.shape, b.shape, p)
+    mode = MODES.index(p.mode)
+    scratch = workspace_bytes(a.shape, b.shape, out, mode, p.transpose_a, p.transpose_b)
     # vmap never reaches the call itself (custom_vmap above it takes every vmap);
     # "sequential" is only the correct answer should something batch it directly.
-    call = jax.ffi.ffi_call(TARGET, out, vmap_method="sequential")
-    c = call(a, b, mode=np.int32(MODES.index(p.mode)),
-             transpose_a=bool(p.transpose_a), transpose_b=bool(p.transpose_b))
+    call = jax.ffi.ffi_call(TARGET, (jax.ShapeDtypeStruct(out, jnp.float32),
+                                     jax.ShapeDtypeStruct((scratch,), jnp.uint8)),
+                            vmap_method="sequential")
+    c, _ = call(a, b, mode=np.int32(mode),
+                transpose_a=bool(p.transpose_a), transpose_b=bool(p.transpose_b))
     return c.reshape(shape)
 
 

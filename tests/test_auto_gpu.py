@@ -113,6 +113,32 @@ def test_rows_and_columns_far_outside_fp16s_range(handle):
         assert rel(got[rows], ref[rows]) <= max(1.25 * rel(theirs[rows], ref[rows]), 4 * U)
 
 
+def test_rows_too_wide_for_fp32_once_scaled_run_unscaled(handle, monkeypatch):
+    """Rows and columns of about 166 binades (2^100 ... 2^-66): scaled to the top, their
+    smallest elements would leave FP32, so the device, like the model, takes tf32tf32 on the
+    operands as they are: the twin's bits, and [2^100, 2^-66] . [2^-100, 2^66] = 2 exactly."""
+    monkeypatch.setenv("ECGEMM_FAMILY", "planes")  # the route where AUTO scales
+    m, k, n = 192, 384, 160
+    rng = np.random.default_rng(11)
+    a_host = numerics.exp_rand((m, k), -4, 4, rng)
+    b_host = numerics.exp_rand((k, n), -4, 4, rng)
+    a_host[:, 0], a_host[:, 1] = 2.0 ** 100, 2.0 ** -66
+    b_host[0, :], b_host[1, :] = 2.0 ** -100, 2.0 ** 66
+    choice = numerics.auto_choice(a_host, b_host)
+    assert choice.fallback and not choice.scaled
+    a, b = operands("N", "T", a_host, b_host, pad=1, offset=1)
+    got = run(handle, "auto", "N", "T", a, b, m, n, k).view()
+    twin = run(handle, "tf32tf32", "N", "T", a, b, m, n, k).view()
+    assert torch.equal(as_int(got), as_int(twin))
+    ref = torch.from_numpy(a_host.astype(np.float64) @ b_host.astype(np.float64)).cuda()
+    theirs = cublas_sgemm(torch.from_numpy(a_host).cuda(), torch.from_numpy(b_host).cuda())
+    assert rel(got, ref) <= max(1.25 * rel(theirs, ref), 4 * U)
+    two_a = np.tile(np.array([[2.0 ** 100, 2.0 ** -66]], dtype=np.float32), (64, 1))
+    two_b = np.tile(np.array([[2.0 ** -100], [2.0 ** 66]], dtype=np.float32), (1, 64))
+    a, b = operands("N", "N", two_a, two_b)
+    assert torch.all(run(handle, "auto", "N", "N", a, b, 64, 64, 2).view() == 2.0)
+
+
 def test_final_overflow_and_underflow_as_sgemm_would_produce_them(handle):
     m, k, n = 256, 64, 256
     a_host = np.full((m, k), 2.0 ** 100, dtype=np.float32)

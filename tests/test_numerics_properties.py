@@ -166,6 +166,23 @@ def test_auto_scales_each_row_and_column_to_the_top_of_fp16s_window():
     assert not numerics.auto_choice(np.array([[1.0, 2.0 ** -29]], dtype=np.float32), b).fallback
 
 
+def test_auto_keeps_rows_too_wide_for_fp32_once_scaled_unscaled():
+    """Scaled to the top, a row of more than 129 binades would push its smallest elements
+    below 2^-115 (tf32tf32's low part subnormal) or out of FP32: such data runs tf32tf32 on
+    the operands as they are. [2^100, 2^-66] . [2^-100, 2^66] is 2; scaled, it was 0."""
+    b = np.array([[1.0], [1.0]], dtype=np.float32)
+    edge = numerics.auto_choice(np.array([[1.0, 2.0 ** -129]], dtype=np.float32), b)
+    assert edge.fallback and edge.scaled
+    beyond = numerics.auto_choice(np.array([[1.0, 2.0 ** -130]], dtype=np.float32), b)
+    assert beyond.fallback and not beyond.scaled and not beyond.row_exp.any()
+    a = np.array([[2.0 ** 100, 2.0 ** -66]], dtype=np.float32)
+    b = np.array([[2.0 ** -100], [2.0 ** 66]], dtype=np.float32)
+    choice = numerics.auto_choice(a, b)
+    assert choice.mode == "tf32tf32" and not choice.scaled
+    assert numerics.gemm(a, b, "auto")[0, 0] == 2.0
+    assert numerics.gemm(a, b, "fp32")[0, 0] == 2.0
+
+
 @st.composite
 def special_value_cases(draw):
     m, n, k = (draw(st.integers(1, 6)) for _ in range(3))

@@ -144,15 +144,17 @@ __device__ __forceinline__ int exponent_of(unsigned bits) {
   return field ? field - 127 : (31 - __clz(static_cast<int>(bits))) - 149;  // subnormal
 }
 
-// The scale exponent of one row/column, and the route it asks for.
+// The scale exponent of one row/column, and the route it asks for (auto_scale.hpp).
 __device__ __forceinline__ int choose_scale(const unsigned* stats, int* s) {
   const unsigned max_bits = stats[0], min_inverted = stats[1];
   *s = 0;
   if (max_bits >= kInfBits) return kAutoUnscaledRoute;  // NaN or Inf
   if (max_bits == 0) return kAutoScaledRoute;           // all zero
   *s = kAutoTopExponent - exponent_of(max_bits);
-  return exponent_of(~min_inverted) + *s >= kAutoBottomExponent ? kAutoScaledRoute
-                                                                 : kAutoWideRoute;
+  const int bottom = exponent_of(~min_inverted) + *s;
+  return bottom >= kAutoBottomExponent       ? kAutoScaledRoute
+         : bottom >= kAutoWideBottomExponent ? kAutoWideRoute
+                                             : kAutoUnscaledRoute;
 }
 
 __global__ void __launch_bounds__(kThreads)

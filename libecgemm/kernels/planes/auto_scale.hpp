@@ -14,8 +14,12 @@
 // 2^kAutoBottomExponent after scaling (a spread of more than 29 binades), or with NaN/Inf, makes
 // the whole call run tf32tf32's products: on the same scaled operands when too wide
 // (which keeps its low parts and corrections clear of FP32's underflow), on the operands
-// as they are with NaN/Inf (gemm_args.hpp says why). The choice is made per call on the
-// device, whose kernels of the other route return at once.
+// as they are with NaN/Inf (gemm_args.hpp says why) or where scaling would push a row's
+// smallest element below 2^kAutoWideBottomExponent (a spread of more than 129 binades):
+// there tf32tf32's low part, at most 2^-11 of it, would be subnormal (from 2^-126 on) and
+// the element itself is lost below 2^-149, where the operands as they are lose nothing
+// that SGEMM keeps (2^100 * 2^-100 + 2^-66 * 2^66 is 2, not 0). The choice is made per
+// call on the device, whose kernels of the other route return at once.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +31,7 @@ namespace ecgemm::detail {
 
 constexpr int kAutoTopExponent = 14;
 constexpr int kAutoBottomExponent = -15;
+constexpr int kAutoWideBottomExponent = -115;  // 2^-126 / 2^-11: lo stays normal
 // The route word's values: kAutoScaledRoute, kAutoWideRoute, kAutoUnscaledRoute
 // (gemm_args.hpp).
 

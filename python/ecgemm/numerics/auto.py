@@ -9,7 +9,11 @@ magnitude would land below 2^BOTTOM_EXPONENT after scaling (more than 29 binades
 spread: lo's subnormal step, 2^-36 absolute, would cost that element more than 2^-21 = 8u
 of itself, halfhalf's per-product error anyway), the
 whole call takes tf32tf32's products instead: on the same scaled operands, or on the
-operands as they are when NaN/Inf occur (scaling could turn a finite product into Inf).
+operands as they are when NaN/Inf occur (scaling could turn a finite product into Inf)
+or when scaling would push a smallest magnitude below 2^WIDE_BOTTOM_EXPONENT (more than
+129 binades of spread: tf32tf32's low part, at most 2^-11 of the element, would be
+subnormal, and below 2^-149 the element itself is lost, where the operands as they are
+keep it: [2^100, 2^-66] . [2^-100, 2^66] is 2, not 0).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import numpy as np
 
 TOP_EXPONENT = 14
 BOTTOM_EXPONENT = -15
+WIDE_BOTTOM_EXPONENT = -115
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,7 @@ class AutoChoice:
     row_exp: np.ndarray   # int, one per row of op(A) (all 0 when unscaled)
     col_exp: np.ndarray   # int, one per column of op(B)
     fallback: bool        # True: tf32tf32's products; False: halfhalf's
-    scaled: bool          # False only with NaN/Inf: tf32tf32 on the operands as they are
+    scaled: bool          # False with NaN/Inf or > 129 binades: tf32tf32 on the operands as they are
 
     @property
     def mode(self) -> str:
@@ -49,10 +54,13 @@ def _exponents(x: np.ndarray, axis: int):
 
 
 def _side(x: np.ndarray, axis: int):
+    """(scales, every slice fits FP16's route, every slice keeps its elements when scaled,
+    every slice finite)."""
     top_exp, bottom_exp, nonzero, finite = _exponents(x, axis)
     scale = np.where(nonzero & finite, TOP_EXPONENT - top_exp, 0).astype(np.int64)
     fits = ~nonzero | (bottom_exp + scale >= BOTTOM_EXPONENT)
-    return scale, bool(fits.all()), bool(finite.all())
+    keeps = ~nonzero | (bottom_exp + scale >= WIDE_BOTTOM_EXPONENT)
+    return scale, bool(fits.all()), bool(keeps.all()), bool(finite.all())
 
 
 def auto_choice(a, b) -> AutoChoice:
@@ -60,9 +68,10 @@ def auto_choice(a, b) -> AutoChoice:
     a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise ValueError(f"auto_choice: shapes {a.shape} and {b.shape} do not multiply")
-    row_exp, rows_fit, rows_finite = _side(a, axis=1)
-    col_exp, cols_fit, cols_finite = _side(b, axis=0)
-    if not (rows_finite and cols_finite):  # scaling could make a finite product Inf
+    row_exp, rows_fit, rows_keep, rows_finite = _side(a, axis=1)
+    col_exp, cols_fit, cols_keep, cols_finite = _side(b, axis=0)
+    # NaN/Inf: scaling could make a finite product Inf; too wide: it would lose elements.
+    if not (rows_finite and cols_finite and rows_keep and cols_keep):
         return AutoChoice(np.zeros_like(row_exp), np.zeros_like(col_exp), True, False)
     return AutoChoice(row_exp, col_exp, not (rows_fit and cols_fit), True)
 

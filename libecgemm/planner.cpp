@@ -252,6 +252,10 @@ const char* simt_tile_name(SimtTile t) {
     case SimtTile::kTallM: return "128x64";
     case SimtTile::kTallN: return "64x128";
     case SimtTile::kSmall: return "64x64";
+    case SimtTile::kSlimM32: return "128x32";
+    case SimtTile::kSlimN32: return "32x128";
+    case SimtTile::kSlimM16: return "256x16";
+    case SimtTile::kSlimN16: return "16x256";
     case SimtTile::kStream: return "stream";
   }
   return "?";

@@ -21,6 +21,10 @@ enum class SimtTile {
   kTallM,   // 128 x 64: m > 64 >= n, or a two-level tile for m, n > 64
   kTallN,   // 64 x 128: n > 64 >= m
   kSmall,   // 64 x 64
+  kSlimM32, // 128 x 32: n <= 32 < m (slim tiles: 4 x 4 outputs per thread, two-level)
+  kSlimN32, // 32 x 128: m <= 32 < n
+  kSlimM16, // 256 x 16: n <= 16 < m
+  kSlimN16, // 16 x 256: m <= 16 < n
   kStream,  // 128 x 64, 4 x 8 outputs per thread, all of k in shared memory: k <= kStreamMaxK
 };
 

@@ -2,7 +2,8 @@
 // corrected modes' route on some skinny shapes (docs/architecture.md: the planner).
 //
 // A classic register-blocked SGEMM: 256 threads, each owning 4 or 8 x 4 or 8 outputs
-// held in registers; operand panels are double-buffered in shared memory,
+// held in registers (a 16 x 16 grid of threads, or 32 x 8 / 64 x 4 and their mirrors on
+// the slim tiles, whose thin side is 32 or 16 wide); operand panels are double-buffered in shared memory,
 // staged through registers so one barrier per k step suffices. Panels are stored
 // k-major ([k][row]) so a thread's fragments are float4 shared loads. The global
 // loads read the caller's memory directly (either index may be the contiguous one),
@@ -37,9 +38,16 @@ constexpr int kPromoteK = 32;      // two-level tiles: k per chunk added into th
 
 template <int BM, int BN, int BK>
 struct Shape {
-  static constexpr int kTM = BM / 16, kTN = BN / 16;  // outputs per thread along m and n
+  // The threads as a kGM x kGN grid: 16 x 16, or a thin side of 4 x 4-output threads.
+  static constexpr int kGM = BN < 64 ? 256 / (BN / 4) : BM < 64 ? BM / 4 : 16;
+  static constexpr int kGN = 256 / kGM;
+  static constexpr int kTM = BM / kGM, kTN = BN / kGN;  // outputs per thread along m and n
   static constexpr bool kTwoLevel = BM * BN < 128 * 128;
   static constexpr int kBlocksPerSm = BM * BN <= 64 * 64 ? 3 : 2;  // register budget: 85 or 128
+  // A warp is kWM x kWN threads (8 x 4; 4 x 8 where only 4 span m): a fragment load
+  // reads kWM and kWN float4 runs of contiguous bytes.
+  static constexpr int kWM = kGM < 8 ? kGM : 8, kWN = 32 / kWM;
+  static_assert(kGM * kGN == 256 && kGM % kWM == 0 && kGN % kWN == 0, "whole warps");
   static_assert(kTM % 4 == 0 && kTN % 4 == 0, "fragments are float4 runs");
   static_assert(kPromoteK % BK == 0, "chunks are whole k steps");
 };
@@ -112,10 +120,10 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   const int64_t k_begin = blockIdx.z * split.k_chunk;
   const int64_t k_end = std::min<int64_t>(args.k, k_begin + split.k_chunk);
 
-  // Warps are 8 (m) x 4 (n) threads, so a fragment load reads 128 + 64 contiguous bytes.
+  constexpr int kGM = S::kGM, kGN = S::kGN, kWM = S::kWM, kWarpsM = kGM / kWM;
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int tm = (warp % 2) * 8 + lane % 8;  // 0..15
-  const int tn = (warp / 2) * 4 + lane / 8;  // 0..15
+  const int tm = (warp % kWarpsM) * kWM + lane % kWM;  // 0..kGM-1
+  const int tn = (warp / kWarpsM) * S::kWN + lane / kWM;  // 0..kGN-1
 
   float acc[kTM][kTN] = {};
   if (resolve_alpha(args.scalars) != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
@@ -143,11 +151,11 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
 #pragma unroll
         for (int c = 0; c < kTM / 4; ++c)
           *reinterpret_cast<float4*>(&fa[4 * c]) =
-              *reinterpret_cast<const float4*>(&as[buf][kk][c * 64 + tm * 4]);
+              *reinterpret_cast<const float4*>(&as[buf][kk][c * 4 * kGM + tm * 4]);
 #pragma unroll
         for (int c = 0; c < kTN / 4; ++c)
           *reinterpret_cast<float4*>(&fb[4 * c]) =
-              *reinterpret_cast<const float4*>(&bs[buf][kk][c * 64 + tn * 4]);
+              *reinterpret_cast<const float4*>(&bs[buf][kk][c * 4 * kGN + tn * 4]);
 #pragma unroll
         for (int i = 0; i < kTM; ++i)
 #pragma unroll
@@ -179,11 +187,11 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   float* partial = split.partials ? split.partials + blockIdx.z * args.m * args.n : nullptr;
 #pragma unroll
   for (int j = 0; j < kTN; ++j) {
-    const int64_t col = n0 + (j / 4) * 64 + tn * 4 + j % 4;
+    const int64_t col = n0 + (j / 4) * 4 * kGN + tn * 4 + j % 4;
     if (col >= args.n) continue;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
-      const int64_t row = m0 + (i / 4) * 64 + tm * 4 + i % 4;
+      const int64_t row = m0 + (i / 4) * 4 * kGM + tm * 4 + i % 4;
       if (row >= args.m) continue;
       if (partial) partial[col * args.m + row] = acc[i][j];
       else store_scaled(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
@@ -359,6 +367,10 @@ constexpr TileDims dims(SimtTile t) {
     case SimtTile::kTallM: return {128, 64, 16, 2};
     case SimtTile::kTallN: return {64, 128, 16, 2};
     case SimtTile::kSmall: return {64, 64, 16, 3};
+    case SimtTile::kSlimM32: return {128, 32, 16, 3};
+    case SimtTile::kSlimN32: return {32, 128, 16, 3};
+    case SimtTile::kSlimM16: return {256, 16, 16, 3};
+    case SimtTile::kSlimN16: return {16, 256, 16, 3};
     case SimtTile::kStream: return {kStreamM, kStreamN, kStreamMaxK, kStreamBlocksPerSm};
   }
   return {128, 128, 8, 2};
@@ -399,7 +411,13 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
     p.k_chunk = k;  // its CTAs run exactly k steps
     return p;
   }
+  // A thin side of at most 32 against a long one: a slim tile, so that the long
+  // operand is read once and no FMA is spent on the padding of a 64-wide tile.
   if (m <= 64 && n <= 64) p.tile = SimtTile::kSmall;
+  else if (n <= 16) p.tile = SimtTile::kSlimM16;
+  else if (m <= 16) p.tile = SimtTile::kSlimN16;
+  else if (n <= 32) p.tile = SimtTile::kSlimM32;
+  else if (m <= 32) p.tile = SimtTile::kSlimN32;
   else if (n <= 64) p.tile = SimtTile::kTallM;
   else if (m <= 64) p.tile = SimtTile::kTallN;
   else p.tile = two_level ? SimtTile::kTallM : SimtTile::kWide;
@@ -442,6 +460,10 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kTallM: err = launch_tile<128, 64, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kTallN: err = launch_tile<64, 128, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kSmall: err = launch_tile<64, 64, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kSlimM32: err = launch_tile<128, 32, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kSlimN32: err = launch_tile<32, 128, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kSlimM16: err = launch_tile<256, 16, 16>(a, b, g, plan, partials, stream); break;
+    case SimtTile::kSlimN16: err = launch_tile<16, 256, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kStream: err = launch_stream(a, b, g, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;

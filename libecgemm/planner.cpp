@@ -143,7 +143,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       // Two-level accumulation for the corrected modes (FP32 class over any k); plain
       // FP32 may use the wide tile. Batches are not split (their products fill the GPU).
       const SimtPlan s = plan_simt(args.m, args.n, args.k, c.dev, c.tensor_cores,
-                                        args.batch.batched() ? 0 : c.cap);
+                                        args.batch.batched() ? 0 : c.cap, args.batch.batched());
       p.bytes = s.bytes;
       p.detail = s;
       break;
@@ -257,6 +257,7 @@ const char* simt_tile_name(SimtTile t) {
     case SimtTile::kSlimM16: return "256x16";
     case SimtTile::kSlimN16: return "16x256";
     case SimtTile::kStream: return "stream";
+    case SimtTile::kDot: return "dot";
   }
   return "?";
 }

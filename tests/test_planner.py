@@ -103,6 +103,15 @@ def test_pinned_families_plan_what_they_can_run(plan_on):
     assert plan_on("tf32tf32", 64, 64, 64, family="nonsense")[0] == STATUS["INVALID_VALUE"]
 
 
+def test_batches_of_tiny_products_plan_the_dot_tile_on_simt(plan_on):
+    """A batch of products with few outputs takes a warp per product (tile=dot) on simt;
+    a single product or 64 outputs do not."""
+    for m, n in ((1, 1), (3, 5), (1, 32), (32, 1), (4, 8)):
+        assert "tile=dot " in plan_on("tf32tf32", m, n, 300, family="simt", batch=100)[1]
+    assert "tile=dot" not in plan_on("tf32tf32", 3, 5, 300, family="simt")[1]
+    assert "tile=dot" not in plan_on("tf32tf32", 8, 8, 300, family="simt", batch=100)[1]
+
+
 def test_features_grow_with_the_work(plan_on):
     _, _, small = plan_on("tf32tf32", 1024, 1024, 1024, family="planes")
     _, _, large = plan_on("tf32tf32", 8192, 8192, 8192, family="planes")

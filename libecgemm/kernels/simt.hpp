@@ -26,7 +26,13 @@ enum class SimtTile {
   kSlimM16, // 256 x 16: n <= 16 < m
   kSlimN16, // 16 x 256: m <= 16 < n
   kStream,  // 128 x 64, 4 x 8 outputs per thread, all of k in shared memory: k <= kStreamMaxK
+  kDot,     // batches of products with at most kDotMaxOutputs outputs: a warp per product
 };
+
+// The dot tile's bound on m x n, each rounded up to a power of two (its outputs are
+// registers of every lane).
+constexpr int kDotMaxOutputs = 32;
+bool dot_shape(int64_t m, int64_t n);
 
 // The largest k the stream tile takes (its panels hold all of k).
 constexpr int kStreamMaxK = 32;
@@ -40,9 +46,9 @@ struct SimtPlan {
 
 // Picks the tile and split-K factor for an m x n x k GEMM. `two_level` asks for a
 // narrow (two-level accumulating) tile whatever the shape; `max_bytes` caps the
-// partials (a user workspace that cannot grow).
+// partials (a user workspace that cannot grow); `batched`: a batch of such products.
 SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
-                        size_t max_bytes = SIZE_MAX);
+                        size_t max_bytes = SIZE_MAX, bool batched = false);
 
 GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev);
 

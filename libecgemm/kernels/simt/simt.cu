@@ -354,6 +354,109 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
   });
 }
 
+// --- the dot tile (batches of products with at most kDotMaxOutputs outputs) ------------
+
+// One warp per product, eight to a block; lane l takes k = l, l + 32, ... for every
+// output, a chain of at most kDotChain products added into the result (two-level), then
+// a butterfly adds the lanes (the same order in every lane). MM x NN bound m x n: the
+// outputs are registers with compile-time indices, the bounds are powers of two.
+constexpr int kDotChain = 32;
+
+template <int MM, int NN>
+__global__ void __launch_bounds__(kThreads)
+simt_dot_kernel(OperandView a, OperandView b, GemmArgs args) {
+  const int lane = threadIdx.x % 32;
+  const int64_t z = static_cast<int64_t>(blockIdx.x) * (kThreads / 32) + threadIdx.x / 32;
+  if (z >= args.batch.count) return;  // whole warps: no barriers below
+  const float* pa = batch_a(args, z);
+  const float* pb = batch_b(args, z);
+  float* pc = batch_c(args, z);
+  const int m = static_cast<int>(args.m), n = static_cast<int>(args.n);
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  float acc[MM][NN] = {};
+  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
+    float part[MM][NN] = {};
+    int chain = 0;
+    for (int64_t kk = lane; kk < args.k; kk += 32) {
+      float av[MM], bv[NN];
+#pragma unroll
+      for (int i = 0; i < MM; ++i) av[i] = i < m ? __ldg(pa + i * a.stride_r + kk * a.stride_k) : 0.0f;
+#pragma unroll
+      for (int j = 0; j < NN; ++j) bv[j] = j < n ? __ldg(pb + j * b.stride_r + kk * b.stride_k) : 0.0f;
+#pragma unroll
+      for (int i = 0; i < MM; ++i)
+#pragma unroll
+        for (int j = 0; j < NN; ++j) part[i][j] = fmaf(av[i], bv[j], part[i][j]);
+      if (++chain == kDotChain) {
+        chain = 0;
+#pragma unroll
+        for (int i = 0; i < MM; ++i)
+#pragma unroll
+          for (int j = 0; j < NN; ++j) acc[i][j] += part[i][j], part[i][j] = 0.0f;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < MM; ++i)
+#pragma unroll
+      for (int j = 0; j < NN; ++j) acc[i][j] += part[i][j];
+  }
+#pragma unroll
+  for (int i = 0; i < MM; ++i)
+#pragma unroll
+    for (int j = 0; j < NN; ++j) {
+      float sum = acc[i][j];
+#pragma unroll
+      for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
+      // Output (i, j) is stored by lane (i * NN + j) % 32: the stores spread over lanes.
+      if (i < m && j < n && lane == (i * NN + j) % 32)
+        store_scaled(pc + j * args.ldc + i, sum, alpha, beta);
+    }
+}
+
+// The smallest power of two >= x (x >= 1).
+constexpr int64_t pow2_ceil(int64_t x) {
+  int64_t p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+
+template <int MM, int NN>
+cudaError_t launch_dot_bounded(const OperandView& a, const OperandView& b, const GemmArgs& g,
+                               cudaStream_t stream) {
+  const int64_t blocks = (g.batch.count + kThreads / 32 - 1) / (kThreads / 32);
+  if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
+  return launch({static_cast<unsigned>(blocks), kThreads, 0, stream}, simt_dot_kernel<MM, NN>, a,
+                b, g);
+}
+
+// Instantiates the bounds NN = 1, 2, 4, ... for one MM, with MM * NN <= kDotMaxOutputs.
+template <int MM, int NN = 1>
+cudaError_t launch_dot_n(const OperandView& a, const OperandView& b, const GemmArgs& g,
+                         int64_t nn, cudaStream_t stream) {
+  if constexpr (MM * NN > kDotMaxOutputs) {
+    return cudaErrorInvalidConfiguration;
+  } else {
+    if (nn == NN) return launch_dot_bounded<MM, NN>(a, b, g, stream);
+    return launch_dot_n<MM, NN * 2>(a, b, g, nn, stream);
+  }
+}
+
+template <int MM = 1>
+cudaError_t launch_dot_m(const OperandView& a, const OperandView& b, const GemmArgs& g,
+                         int64_t mm, int64_t nn, cudaStream_t stream) {
+  if constexpr (MM > kDotMaxOutputs) {
+    return cudaErrorInvalidConfiguration;
+  } else {
+    if (mm == MM) return launch_dot_n<MM>(a, b, g, nn, stream);
+    return launch_dot_m<MM * 2>(a, b, g, mm, nn, stream);
+  }
+}
+
+cudaError_t launch_dot(const OperandView& a, const OperandView& b, const GemmArgs& g,
+                       cudaStream_t stream) {
+  return launch_dot_m(a, b, g, pow2_ceil(g.m), pow2_ceil(g.n), stream);
+}
+
 // --- planning ------------------------------------------------------------------------
 
 struct TileDims {
@@ -372,6 +475,7 @@ constexpr TileDims dims(SimtTile t) {
     case SimtTile::kSlimM16: return {256, 16, 16, 3};
     case SimtTile::kSlimN16: return {16, 256, 16, 3};
     case SimtTile::kStream: return {kStreamM, kStreamN, kStreamMaxK, kStreamBlocksPerSm};
+    case SimtTile::kDot: return {1, 1, 32, 4};  // per product; eight products a block
   }
   return {128, 128, 8, 2};
 }
@@ -396,13 +500,23 @@ cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmAr
 
 }  // namespace
 
+bool dot_shape(int64_t m, int64_t n) {
+  return m >= 1 && n >= 1 && pow2_ceil(m) * pow2_ceil(n) <= kDotMaxOutputs;
+}
+
 SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
-                        size_t max_bytes) {
+                        size_t max_bytes, bool batched) {
   // Split-K keeps at least this much k per split, so that a block's prologue and
   // epilogue stay small next to its mainloop.
   constexpr int64_t kMinSplitK = 256;
   constexpr int kMaxSplits = 4096;
   SimtPlan p;
+  // A batch of products with a few outputs each: a warp per product, not a block.
+  if (batched && dot_shape(m, n)) {
+    p.tile = SimtTile::kDot;
+    p.k_chunk = k;
+    return p;
+  }
   // k <= kStreamMaxK: C's bytes bound the call, whatever m, n and the batch; never split.
   // One chain per output is what the two-level tiles compute at such k, so it serves
   // every mode.
@@ -440,6 +554,15 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
 GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev) {
   const TileDims d = dims(plan.tile);
   GridShape g;
+  if (plan.tile == SimtTile::kDot) {  // kThreads / 32 products a block
+    constexpr int64_t kPerBlock = kThreads / 32;
+    g.ctas = (args.batch.count + kPerBlock - 1) / kPerBlock;
+    g.resident = int64_t{dev.sm_count} * d.blocks_per_sm;
+    g.tile_outputs = kPerBlock * args.m * args.n;
+    g.k_per_cta = (args.k + 31) / 32;  // each lane's chain
+    g.kernels = 1;
+    return g;
+  }
   g.ctas = ((args.m + d.bm - 1) / d.bm) * ((args.n + d.bn - 1) / d.bn) * plan.splits *
            args.batch.count;
   g.resident = int64_t{dev.sm_count} * d.blocks_per_sm;
@@ -465,6 +588,7 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kSlimM16: err = launch_tile<256, 16, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kSlimN16: err = launch_tile<16, 256, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kStream: err = launch_stream(a, b, g, stream); break;
+    case SimtTile::kDot: err = launch_dot(a, b, g, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
   return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,

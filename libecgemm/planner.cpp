@@ -149,8 +149,9 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       break;
     }
     case Family::kGemv: {
-      const GemvPlan g =
-          plan_gemv(args.m, args.n, args.k, gemv_layout(args), c.dev, c.cap);
+      // Batches are not split (grid.z walks their products).
+      const GemvPlan g = plan_gemv(args.m, args.n, args.k, gemv_layout(args), c.dev,
+                                   args.batch.batched() ? 0 : c.cap);
       p.bytes = g.bytes;
       p.detail = g;
       break;

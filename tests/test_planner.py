@@ -73,8 +73,9 @@ def test_every_plan_keeps_the_accuracy_rules(plan_on, mode):
             assert fp32_family, (m, n, k, text)
         if mode in CORRECTED and not fp32_family:
             assert f["method"] in ("tf32tf32", "halfhalf", "auto"), text
-        if batch > 1:
-            assert f["family"] != "planes" and f["family"] != "gemv", text
+        if batch > 1:  # no planes for batches; GEMV takes them unsplit (grid.z walks them)
+            assert f["family"] != "planes", text
+            assert f["family"] != "gemv" or f["splits"] == "1", text
 
 
 def test_auto_scales_on_the_planes_or_runs_tf32tf32_s_products(plan_on):

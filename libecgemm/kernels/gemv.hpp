@@ -29,7 +29,8 @@ struct GemvPlan {
 
 GemvLayout gemv_layout(const GemmArgs& args);
 
-// True for the non-batched products these kernels take (min(m, n) <= kGemvMaxWidth).
+// True for the products these kernels take (min(m, n) <= kGemvMaxWidth), single or
+// batched (a batch is never split: grid.z walks its products).
 bool gemv_shape(const GemmArgs& args);
 
 // Split-K so that the large operand's reads fill the GPU; `max_bytes` caps the partials

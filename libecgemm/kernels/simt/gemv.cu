@@ -24,6 +24,7 @@
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_scheduler.cuh"
 #include "kernels/gemv.hpp"
 
 namespace ecgemm::detail {
@@ -49,13 +50,15 @@ struct GemvProblem {
   int64_t c_l, c_r;        // C (ldc applied)
   int64_t part_l, part_r;  // output (l, r) as a column-major m x n index
   float* partials;         // [m * n][splits]; null: no split, the kernel applies alpha and beta
+  bool mat_is_a;           // the large operand is op(A) (m >= n), else op(B)^T
 };
 
 GemvProblem make_problem(const GemmArgs& g, float* partials) {
   GemvProblem p{};
   p.k = g.k;
   p.partials = partials;
-  if (g.m >= g.n) {  // long side m: the large operand is op(A), the thin one op(B)
+  p.mat_is_a = g.m >= g.n;
+  if (p.mat_is_a) {  // long side m: the large operand is op(A), the thin one op(B)
     p.mat = g.a, p.mat_l = g.trans_a ? g.lda : 1, p.mat_k = g.trans_a ? 1 : g.lda;
     p.vec = g.b, p.vec_r = g.trans_b ? 1 : g.ldb, p.vec_k = g.trans_b ? g.ldb : 1;
     p.len = g.m, p.c_l = 1, p.c_r = g.ldc, p.part_l = 1, p.part_r = g.m;
@@ -65,6 +68,16 @@ GemvProblem make_problem(const GemmArgs& g, float* partials) {
     p.len = g.n, p.c_l = g.ldc, p.c_r = 1, p.part_l = g.m, p.part_r = 1;
   }
   return p;
+}
+
+// A batch (never split): grid.z walks its products, whose operands and C replace the
+// first product's in this CTA's copies of the problem and the arguments.
+__device__ __forceinline__ void select_product(GemvProblem& p, GemmArgs& args) {
+  if (!args.batch.batched()) return;
+  const int64_t z = args.batch.first + blockIdx.z;
+  p.mat = p.mat_is_a ? batch_a(args, z) : batch_b(args, z);
+  p.vec = p.mat_is_a ? batch_b(args, z) : batch_a(args, z);
+  args.c = batch_c(args, z);
 }
 
 __device__ __forceinline__ float thin(const GemvProblem& p, int r, int64_t kk) {
@@ -132,6 +145,7 @@ template <int R, bool kVec>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
   allow_dependents();  // the first kernel of its call: the reduction may queue up
+  select_product(p, args);
   constexpr bool kStage = R > 1;
   __shared__ float4 staged_span[kStage ? kSpanK : 1];
   float4* staged = kStage ? staged_span : nullptr;
@@ -198,6 +212,7 @@ template <int R, bool kVec>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
   allow_dependents();  // the first kernel of its call: the reduction may queue up
+  select_product(p, args);
   __shared__ float sums[kWarps][R][kLinesPerBlock];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * kLinesPerBlock;
@@ -260,28 +275,38 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
   }
 }
 
+// Whether every product's large operand starts 16-byte aligned (the vector loads assume
+// it): the strides of a strided batch keep the first's alignment if they are multiples of
+// 4; pointer arrays are not read on the host, so they take the scalar loads.
+bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
+  if (reinterpret_cast<uintptr_t>(p.mat) % 16 != 0) return false;
+  if (!g.batch.batched()) return true;
+  if (g.batch.pointer_array()) return false;
+  return (p.mat_is_a ? g.batch.stride_a : g.batch.stride_b) % 4 == 0;
+}
+
 template <int R>
 cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan& plan,
                          cudaStream_t stream) {
-  const bool aligned = reinterpret_cast<uintptr_t>(p.mat) % 16 == 0;
+  const bool aligned = mat_aligned(p, g);
   const unsigned splits = static_cast<unsigned>(plan.splits);
-  if (gemv_layout(g) == GemvLayout::kAlongK) {
-    const Launch l{dim3(static_cast<unsigned>((p.len + kWarps - 1) / kWarps), splits), kThreads,
-                   0, stream};
-    return aligned && p.mat_l % 4 == 0 ? launch(l, gemv_along_k_kernel<R, true>, p, g, plan.k_chunk)
-                                       : launch(l, gemv_along_k_kernel<R, false>, p, g, plan.k_chunk);
-  }
-  const Launch l{
-      dim3(static_cast<unsigned>((p.len + kLinesPerBlock - 1) / kLinesPerBlock), splits),
-      kThreads, 0, stream};
-  return aligned && p.mat_k % 4 == 0 ? launch(l, gemv_along_len_kernel<R, true>, p, g, plan.k_chunk)
-                                     : launch(l, gemv_along_len_kernel<R, false>, p, g, plan.k_chunk);
+  const bool along_k = gemv_layout(g) == GemvLayout::kAlongK;
+  const int64_t lines = along_k ? kWarps : kLinesPerBlock;
+  const unsigned blocks = static_cast<unsigned>((p.len + lines - 1) / lines);
+  return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
+    const Launch l{dim3(blocks, splits, products), kThreads, 0, stream};
+    if (along_k)
+      return aligned && p.mat_l % 4 == 0 ? launch(l, gemv_along_k_kernel<R, true>, p, part, plan.k_chunk)
+                                         : launch(l, gemv_along_k_kernel<R, false>, p, part, plan.k_chunk);
+    return aligned && p.mat_k % 4 == 0 ? launch(l, gemv_along_len_kernel<R, true>, p, part, plan.k_chunk)
+                                       : launch(l, gemv_along_len_kernel<R, false>, p, part, plan.k_chunk);
+  });
 }
 
 }  // namespace
 
 bool gemv_shape(const GemmArgs& args) {
-  return !args.batch.batched() && std::min(args.m, args.n) <= kGemvMaxWidth;
+  return std::min(args.m, args.n) <= kGemvMaxWidth;
 }
 
 GemvLayout gemv_layout(const GemmArgs& args) {
@@ -325,7 +350,7 @@ GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo
   const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);
   const int64_t lines = plan.layout == GemvLayout::kAlongK ? kWarps : kLinesPerBlock;
   GridShape g;
-  g.ctas = (len + lines - 1) / lines * plan.splits;
+  g.ctas = (len + lines - 1) / lines * plan.splits * args.batch.count;
   g.resident = int64_t{dev.sm_count} * (2048 / kThreads);  // threads, not registers, bound it
   g.tile_outputs = lines * width;
   g.k_per_cta = plan.k_chunk;

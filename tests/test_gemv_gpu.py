@@ -8,6 +8,7 @@ import pytest
 from _capi import MODES, STATUS
 from test_c_abi_gpu import (U, ColMajor, cublas_sgemm, handle, lib, make_problem, op, rel,  # noqa: F401
                             sgemm, torch)
+from test_simt_stream_gpu import run_batch
 
 pytestmark = pytest.mark.gpu
 FP32_CLASS = ("tf32tf32", "halfhalf", "fp32")
@@ -154,41 +155,18 @@ def gemv_route(monkeypatch):
     monkeypatch.setenv("ECGEMM_FAMILY", "gemv")
 
 
-def run_batch(h, form, mode, ta, tb, m, n, k, count, aligned, seed):
-    """`count` products in one batched call, each within test_simt_stream_gpu's element
-    bound; strides that keep every product's large operand 16-byte aligned, or not."""
-    from test_c_batched_gpu import Stack, batched
-    from test_simt_stream_gpu import check_bound
-    from test_simt_stream_gpu import op  # noqa: F811 (stacks: transposes the last two axes)
-
-    a_shape = (m, k) if ta == "N" else (k, m)
-    b_shape = (k, n) if tb == "N" else (n, k)
-    pad = 0 if aligned else 1
-    lda, ldb, ldc = a_shape[0] + pad, b_shape[0] + pad, m + 3 * pad
-    stride = lambda ld, cols: (ld * cols + 3) // 4 * 4 + pad  # noqa: E731
-    a = Stack(count, *a_shape, lda, stride(lda, a_shape[1]), seed=seed)
-    b = Stack(count, *b_shape, ldb, stride(ldb, b_shape[1]), seed=seed + 1)
-    c = Stack(count, m, n, ldc, stride(ldc, n), seed=seed + 2, fill=NAN)
-    assert batched(h, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
-    check_bound(c.views(), op(a.views(), ta), op(b.views(), tb), k, 1.0, 0.0, c.views())
-    inside = torch.zeros_like(c.buf, dtype=torch.bool)
-    for z in range(count):
-        inside[z * c.stride:].as_strided((m, n), (1, ldc)).fill_(True)
-    assert torch.isnan(c.buf[~inside]).all(), "C was written outside its products"
-
-
 @pytest.mark.parametrize("mode", FP32_CLASS)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("m,n,k", BATCHED)
 @pytest.mark.parametrize("aligned", [True, False])
 def test_batches(handle, gemv_route, mode, ta, tb, m, n, k, aligned):
-    run_batch(handle, "strided", mode, ta, tb, m, n, k, 7, aligned, seed=m + n + k)
+    run_batch(handle, "strided", ta, tb, m, n, k, 7, seed=m + n + k, mode=mode, aligned=aligned)
 
 
 @pytest.mark.parametrize("form,count", [("array", 1), ("array", 9), ("strided", 70000)])
 def test_batch_forms_and_a_batch_of_two_launches(handle, gemv_route, form, count):
     """Pointer arrays (scalar loads); 70000 products: grid.z caps a launch at 65535."""
-    run_batch(handle, form, "tf32tf32", "T", "N", 2, 33, 40, count, True, seed=count)
+    run_batch(handle, form, "T", "N", 2, 33, 40, count, seed=count, mode="tf32tf32", aligned=True)
 
 
 def test_batches_plan_gemv_unsplit(handle, gemv_route):

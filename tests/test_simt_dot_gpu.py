@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from test_c_abi_gpu import STATUS, handle, torch  # noqa: F401 (handle: fixture)
-from test_simt_stream_gpu import LAYOUTS, NAN, Stack, batched, check_bound, op, plan
+from test_c_abi_gpu import handle  # noqa: F401 (fixture)
+from test_simt_stream_gpu import LAYOUTS, plan, run_batch
 from test_simt_stream_gpu import simt_route  # noqa: F401 (autouse fixture: ECGEMM_FAMILY=simt)
 
 pytestmark = pytest.mark.gpu
@@ -24,27 +24,11 @@ SHAPES = [(1, 1), (2, 2), (3, 5), (5, 1), (1, 31), (32, 1), (2, 16), (7, 4), (4,
 KS = [1, 7, 33, 1000, 2500]  # below a warp, one lane each, and past a lane's 32-long chain
 
 
-def run_batch(handle, form, ta, tb, m, n, k, count, alpha=1.0, beta=0.0, seed=0):
-    a_shape = (m, k) if ta == "N" else (k, m)
-    b_shape = (k, n) if tb == "N" else (n, k)
-    lda, ldb, ldc = a_shape[0] + 1, b_shape[0] + 2, m + 3  # padded: nothing is contiguous
-    a = Stack(count, *a_shape, lda, lda * a_shape[1] + 3, seed=seed)
-    b = Stack(count, *b_shape, ldb, ldb * b_shape[1] + 5, seed=seed + 1)
-    c = Stack(count, m, n, ldc, ldc * n + 1, seed=seed + 2, fill=NAN if beta == 0 else None)
-    c0 = c.views().clone()
-    assert batched(handle, form, ta, tb, m, n, k, alpha, a, b, beta, c) == STATUS["SUCCESS"]
-    check_bound(c.views(), op(a.views(), ta), op(b.views(), tb), k, alpha, beta, c0)
-    inside = torch.zeros_like(c.buf, dtype=torch.bool)
-    for z in range(count):
-        inside[z * c.stride:].as_strided((m, n), (1, ldc)).fill_(True)
-    assert torch.isnan(c.buf[~inside]).all(), "C was written outside its products"
-
-
 @pytest.mark.parametrize("m,n", SHAPES)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("k", KS)
 def test_products(handle, m, n, ta, tb, k):
-    run_batch(handle, "strided", ta, tb, m, n, k, count=11, seed=m * 31 + n * 7 + k)
+    run_batch(handle, "strided", ta, tb, m, n, k, 11, seed=m * 31 + n * 7 + k)
 
 
 @pytest.mark.parametrize("form", ["strided", "array"])
@@ -55,7 +39,7 @@ def test_batch_counts_and_forms(handle, form, count):
 
 @pytest.mark.parametrize("alpha,beta", [(-1.5, 0.75), (0.0, 2.0), (2.0, 1.0)])
 def test_alpha_beta(handle, alpha, beta):
-    run_batch(handle, "strided", "N", "T", 4, 7, 300, 13, alpha, beta, seed=5)
+    run_batch(handle, "strided", "N", "T", 4, 7, 300, 13, seed=5, alpha=alpha, beta=beta)
 
 
 @pytest.mark.parametrize("m,n", SHAPES)

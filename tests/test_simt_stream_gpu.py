@@ -180,6 +180,32 @@ def batched(handle, form, ta, tb, m, n, k, alpha, a, b, beta, c):
     return batched_call(handle, form, "fp32", ta, tb, m, n, k, alpha, a, b, beta, c)
 
 
+def run_batch(handle, form, ta, tb, m, n, k, count, seed, mode="fp32", alpha=1.0, beta=0.0,
+              aligned=False):
+    """`count` products in one batched call (the tiles that walk batches: dot, GEMV),
+    each within check_bound, nothing written outside them. Padded leading dimensions;
+    strides that keep every product 16-byte aligned (`aligned`), or not."""
+    a_shape = (m, k) if ta == "N" else (k, m)
+    b_shape = (k, n) if tb == "N" else (n, k)
+    pad = 0 if aligned else 1
+    lda, ldb, ldc = a_shape[0] + pad, b_shape[0] + 2 * pad, m + 3 * pad
+
+    def stride(ld, cols):
+        return (ld * cols + 3) // 4 * 4 + pad
+
+    a = Stack(count, *a_shape, lda, stride(lda, a_shape[1]), seed=seed)
+    b = Stack(count, *b_shape, ldb, stride(ldb, b_shape[1]), seed=seed + 1)
+    c = Stack(count, m, n, ldc, stride(ldc, n), seed=seed + 2, fill=NAN if beta == 0 else None)
+    c0 = c.views().clone()
+    st = batched_call(handle, form, mode, ta, tb, m, n, k, alpha, a, b, beta, c)
+    assert st == STATUS["SUCCESS"]
+    check_bound(c.views(), op(a.views(), ta), op(b.views(), tb), k, alpha, beta, c0)
+    inside = torch.zeros_like(c.buf, dtype=torch.bool)
+    for z in range(count):
+        inside[z * c.stride:].as_strided((m, n), (1, ldc)).fill_(True)
+    assert torch.isnan(c.buf[~inside]).all(), "C was written outside its products"
+
+
 @pytest.mark.parametrize("packed", [True, False], ids=["packed", "padded"])
 @pytest.mark.parametrize("beta", [0.0, -0.75])
 @pytest.mark.parametrize("form", ["strided", "array"])

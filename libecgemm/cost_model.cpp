@@ -19,6 +19,9 @@ bool reads_c(const Scalars& s) { return s.device_beta != nullptr || s.beta != 0.
 const char* cost_row_name(CostRow row) {
   switch (row) {
     case CostRow::kSimt: return "simt";
+    case CostRow::kSimtSlim: return "simt/slim";
+    case CostRow::kSimtStream: return "simt/stream";
+    case CostRow::kSimtDot: return "simt/dot";
     case CostRow::kGemvAlongK: return "gemv/along_k";
     case CostRow::kGemvAlongLen: return "gemv/along_len";
     case CostRow::kPlanesTf32Tf32: return "planes/tf32tf32";

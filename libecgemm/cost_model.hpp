@@ -23,7 +23,10 @@ namespace ecgemm::detail {
 // (tf32, fp16, Markidis) are the paper's comparison points and are not calibrated: they
 // take the row of the corrected method with the same operand type.
 enum class CostRow : int {
-  kSimt,
+  kSimt,          // simt's square and tall tiles (64..128 a side)
+  kSimtSlim,      // simt's slim tiles: one side 16 or 32, shared-memory bound
+  kSimtStream,    // simt's stream tile (k <= 32): bound by C's bytes
+  kSimtDot,       // simt's dot tile: a warp per product, latency bound
   kGemvAlongK,    // the two GEMV kernels differ in warps per output (gemv.hpp)
   kGemvAlongLen,
   kPlanesTf32Tf32,

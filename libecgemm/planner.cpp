@@ -296,7 +296,16 @@ CostRow cost_row(const Plan& plan) {
   // Operand type picks the row of the uncalibrated one-pass modes (cost_model.hpp).
   const bool half = uses_half(plan.method);
   switch (plan.family) {
-    case Family::kSimt: return CostRow::kSimt;
+    case Family::kSimt:
+      switch (std::get<SimtPlan>(plan.detail).tile) {
+        case SimtTile::kSlimM32: case SimtTile::kSlimN32:
+        case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;
+        case SimtTile::kStream: return CostRow::kSimtStream;
+        case SimtTile::kDot: return CostRow::kSimtDot;
+        case SimtTile::kWide: case SimtTile::kTallM:
+        case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
+      }
+      return CostRow::kSimt;
     case Family::kGemv:
       return std::get<GemvPlan>(plan.detail).layout == GemvLayout::kAlongK ? CostRow::kGemvAlongK
                                                                            : CostRow::kGemvAlongLen;

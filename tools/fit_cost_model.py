@@ -9,7 +9,8 @@ every (case, mode) the way the planner would, scored against the best family mea
 
     python -m tools.fit_cost_model bench/results/<run>/results.json.gz [--write] [--report FILE]
 
---write replaces libecgemm/cost_coefficients.inc (naming the run); rebuild the library to use it.
+--write replaces libecgemm/cost_coefficients.inc (each line naming its run); --rows R1,R2 replaces only those
+rows (a row whose refit chose worse on a held-out sample keeps its earlier run). Rebuild the library to use it.
 Needs SciPy (scipy.optimize.nnls).
 """
 import argparse
@@ -229,15 +230,26 @@ def report(results, points, mismatched, coefs, quality, choices, picks):
     return "\n".join(lines) + "\n"
 
 
-def write_inc(coefs, quality, source):
-    lines = [f"// Fitted by tools/fit_cost_model.py to {source}",
-             "// (every family pinned on bench.random's sample; the fit's report is beside the run).",
+def write_inc(coefs, quality, source, only=None):
+    """Rewrite cost_coefficients.inc: every row from this run, or only the rows in `only`, the others kept as
+    they are (each line names the run that set it)."""
+    kept = {}
+    for line in INC.read_text().splitlines():
+        if line.startswith("{{"):
+            kept[line.split("//", 1)[1].split(",")[0].strip()] = line
+    lines = ["// Fitted by tools/fit_cost_model.py (every family pinned on bench.random's sample; the fit's report is",
+             "// beside the run each line names).",
              "// {c0 us, us per launch, us per wave, us per 2^20 serial MACs, us per MB, us per 1024 chained k}"]
     for r in ROWS:
+        if only is not None and r not in only:
+            if r not in kept:
+                raise SystemExit(f"fit_cost_model: row {r} is neither refitted nor in {INC.name}; nothing written")
+            lines.append(kept[r])
+            continue
         c = coefs.get(r)
         if c is None:
             raise SystemExit(f"fit_cost_model: no measurements for row {r}; nothing written")
-        lines.append("{{" + ", ".join(f"{v:.6g}" for v in c) + f"}}}},  // {r}, {quality[r][0]} points")
+        lines.append("{{" + ", ".join(f"{v:.6g}" for v in c) + f"}}}},  // {r}, {quality[r][0]} points, {source}")
     INC.write_text("\n".join(lines) + "\n")
 
 
@@ -251,6 +263,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m tools.fit_cost_model", description=__doc__.split("\n\n")[0])
     p.add_argument("results", type=pathlib.Path, help="a calibration run's results.json[.gz]")
     p.add_argument("--write", action="store_true", help=f"replace {INC.relative_to(ROOT)}")
+    p.add_argument("--rows", default=None, metavar="R1,R2",
+                   help="with --write: replace only these rows (e.g. simt,simt/slim), keep the others")
     p.add_argument("--report", type=pathlib.Path, default=None, help="also write the report here (Markdown)")
     args = p.parse_args(argv)
     results = load(args.results)
@@ -274,7 +288,10 @@ def main(argv=None):
             source = args.results.resolve().relative_to(ROOT)
         except ValueError:
             source = args.results
-        write_inc(coefs, quality, source)
+        only = None if args.rows is None else set(args.rows.split(","))
+        if only is not None and not only <= set(ROWS):
+            raise SystemExit(f"fit_cost_model: --rows names unknown rows {sorted(only - set(ROWS))}")
+        write_inc(coefs, quality, source, only)
         print(f"fit_cost_model: wrote {INC.relative_to(ROOT)}", file=sys.stderr)
     return 0
 

@@ -4,7 +4,7 @@
 # (seed 26); the host cost per call; bench.wide (issue 26's wide-range data over k).
 set -o pipefail
 export PYTHONUNBUFFERED=1
-W=/tmp/w2; mkdir -p $W
+W=/tmp/w2; rm -rf $W; mkdir -p $W
 trap 'tar czf $OUT/call2.tgz -C $W .' EXIT
 python3 -m pip install --no-deps --no-build-isolation --no-index \
   -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real -C build-dir=/tmp/bnew . > $W/build.txt 2>&1

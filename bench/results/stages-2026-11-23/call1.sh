@@ -11,15 +11,15 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit,memory.tota
 python3 -m pip install --no-deps --no-build-isolation --no-index \
   -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real -C build-dir=/tmp/bnew . > $W/build.txt 2>&1
 echo "build exit $?"
-timeout 200 python3 -m pytest -q -p no:cacheprovider -rfEs -n 8 tests/test_fused_mma_gpu.py \
+timeout 150 python3 -m pytest -q -p no:cacheprovider -rfEs -n 8 tests/test_fused_mma_gpu.py \
   tests/test_planner_gpu.py tests/test_planner.py tests/test_streams_gpu.py -k "not short_of_memory" > $W/tests.txt 2>&1
 echo "tests exit $?"; tail -2 $W/tests.txt
 D=bench/results/stages-2026-11-23
 for tool in memcheck racecheck; do
-  timeout 100 compute-sanitizer --tool $tool --kernel-name regex:fused_mma python3 $D/sanitize_fused_mma.py \
+  timeout 60 compute-sanitizer --tool $tool --kernel-name regex:fused_mma python3 $D/sanitize_fused_mma.py \
     > $W/sanitizer-$tool.txt 2>&1; echo "$tool exit $?"; tail -1 $W/sanitizer-$tool.txt
 done
-timeout 170 python3 -m bench.random --seed 25 --modes tf32tf32,halfhalf --families fused_mma \
-  --out $W/pinned-seed25 --max-minutes 2.5 --no-plots > $W/pinned.log 2>&1; echo "pinned exit $?"
+timeout 120 python3 -m bench.random --seed 25 --modes tf32tf32,halfhalf --families fused_mma \
+  --out $W/pinned-seed25 --max-minutes 1.8 --no-plots > $W/pinned.log 2>&1; echo "pinned exit $?"
 timeout 150 python3 -m bench.random --seed 26 --out $W/random-seed26 --max-minutes 2 > $W/random.log 2>&1
 echo "random exit $?"; grep "^| tf32tf32 | 1018\|^| halfhalf | 1018\|^| auto | 1018\|^| tf32tf32 | 200\|^| halfhalf | 200\|^| auto | 200" $W/random-seed26/table.md

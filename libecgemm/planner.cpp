@@ -90,7 +90,7 @@ Context context(const ecgemmContext& ctx, const GemmArgs& args) {
   // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
   // the Tensor Core by definition, so it is not theirs.
   c.mma_ok = c.tensor_cores && fused_mma_usable(c.dev) &&
-             (!c.corrected || plan_fused_mma(c.method, args, c.dev, c.cap).fits);
+             (!c.corrected || plan_fused_mma(args, c.dev, c.cap).fits);
   return c;
 }
 
@@ -124,9 +124,7 @@ struct GridOf {
     return planes_auto_grid(a, args.m, args.n, args.k, dev);
   }
   GridShape operator()(const FusedWgmmaPlan& f) const { return fused_wgmma_grid(args, f, dev); }
-  GridShape operator()(const FusedMmaPlan& f) const {
-    return fused_mma_grid(plan.method, args, f, dev);
-  }
+  GridShape operator()(const FusedMmaPlan& f) const { return fused_mma_grid(args, f, dev); }
 };
 
 // One family's plan for the call. AUTO's scaling lives in the plane route's split pass
@@ -177,7 +175,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       break;
     }
     case Family::kFusedMma: {
-      const FusedMmaPlan f = plan_fused_mma(p.method, args, c.dev, c.cap);
+      const FusedMmaPlan f = plan_fused_mma(args, c.dev, c.cap);
       p.bytes = f.bytes;
       p.detail = f;
       break;
@@ -287,7 +285,7 @@ struct Describer {
                          f.swapped ? " swapped" : "", f.splits);
   }
   int operator()(const FusedMmaPlan& f) const {
-    return std::snprintf(out, len, "tile=64x64 stages=%d splits=%d%s", f.stages, f.splits,
+    return std::snprintf(out, len, "tile=64x64 splits=%d%s", f.splits,
                          f.cluster_reduce ? " cluster" : "");
   }
 };

@@ -118,17 +118,3 @@ def test_features_grow_with_the_work(plan_on):
     _, _, large = plan_on("tf32tf32", 8192, 8192, 8192, family="planes")
     # waves, serial multiply-adds and megabytes (launches follow split-K, which small products use more)
     assert all(b >= a for a, b in zip(small[2:], large[2:])) and large[3] > 8 * small[3], (small, large)
-
-
-@pytest.mark.parametrize("mode", ("tf32tf32", "halfhalf"))
-def test_fused_mma_deepens_its_pipeline_only_where_the_grid_is_one_wave(plan_on, mode):
-    """fused_mma keeps three FP32 stages in flight where every tile fits the GPU at once (nothing else hides
-    a stage's copy), and one stage for batches and for grids of several waves, whose residency it keeps."""
-    def stages(m, n, k, batch=1):
-        status, text, _ = plan_on(mode, m, n, k, family="fused_mma", batch=batch)
-        assert status == STATUS["SUCCESS"], text
-        return int(fields(text)["stages"])
-    for m, n, k in [(29, 105, 74), (1, 4, 587), (130, 257, 300), (700, 900, 2000), (64, 64, 20000)]:
-        assert stages(m, n, k) == 3, (m, n, k)
-    assert stages(64, 64, 64, batch=100) == 1
-    assert stages(64 * 20, 64 * 20, 256) == 1  # 400 tiles: more than two a SM

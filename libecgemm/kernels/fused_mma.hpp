@@ -18,9 +18,6 @@ struct FusedMmaPlan {
   // sm_90: the splits (at most 8) of a tile form a cluster and add their sums in
   // shared memory; no workspace, no reduction kernel.
   bool cluster_reduce = false;
-  // FP32 stages in flight: more than one only for one product whose grid is one wave,
-  // where nothing else hides each stage's copy (fused_mma.cu: kDeepStages).
-  int stages = 1;
   size_t bytes = 0;     // workspace: splits planes of m x n partial sums, unless clustered
   // Whether every split's k is short enough for the kernel's one FP32 accumulator per
   // output (a product added each k-step) to stay FP32-class: false where the workspace
@@ -34,11 +31,10 @@ struct FusedMmaPlan {
 bool fused_mma_usable(const DeviceInfo& dev);
 
 // `max_bytes` caps the partials (a user workspace that cannot grow).
-FusedMmaPlan plan_fused_mma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
-                            size_t max_bytes = SIZE_MAX);
+FusedMmaPlan plan_fused_mma(const GemmArgs& args, const DeviceInfo& dev,
+                             size_t max_bytes = SIZE_MAX);
 
-GridShape fused_mma_grid(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
-                         const DeviceInfo& dev);
+GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);
 
 cudaError_t launch_fused_mma(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
                               void* workspace, const DeviceInfo& dev, cudaStream_t stream);

@@ -124,7 +124,7 @@ def explain(a: Any, b: Any, *, mode: Optional[str] = None,
     """The plan ``matmul(a, b, mode=mode, handle=handle)`` would run, as one line of text.
 
     The kernel family, the products it computes, its tile and split-K, and the scratch
-    bytes, e.g. ``"family=fused_mma method=tf32tf32 tile=64x64 stages=3 splits=4 workspace=0"``:
+    bytes, e.g. ``"family=fused_mma method=tf32tf32 tile=64x64 splits=4 workspace=0"``:
     what ``ECGEMM_VERBOSE=1`` prints for the call. Nothing runs on the GPU; the operands
     are only read for their shapes, strides and device.
 

@@ -5,8 +5,7 @@
 // one FP32 stage, refilled while the products of the previous one run); the CTA splits
 // each value once (split.cuh, bit for bit the planes family's split) into hi/lo K-major
 // rows; the warps read those with ldmatrix and issue each method's products
-// (mma_products, sm80/fragments.cuh). A grid of one wave has no other CTAs to hide a
-// stage's copy behind, so there kDeepStages FP32 stages are in flight (plan_fused_mma).
+// (mma_products, sm80/fragments.cuh).
 // (H200, 4096 x 64^3 tf32tf32, torch.bmm 0.093 ms: splitting in each warp as it read its
 // fragments, from FP32, split every value twice, 0.169 ms; splitting once but testing
 // each value for split.cuh's special cases inside the loop left ~6 branches a value,
@@ -45,12 +44,7 @@ namespace {
 constexpr int kTile = 64;  // rows and columns of C per CTA
 constexpr int kBK = 32;    // k per pipeline stage
 constexpr int kThreads = 128;  // 2 x 2 warps, each 32 x 32 of C
-constexpr int kCtasPerSm = 4;  // one FP32 stage: 54 KB of shared memory (TF32), <= 128 registers
-// FP32 stages in flight where the grid is one wave: each CTA then waits out a whole DRAM
-// latency per stage unless later stages are already on their way (H200, one stage: 1.2-2.8
-// us a 32-wide stage in latency-bound grids against ~0.4 us of products).
-constexpr int kDeepStages = 3;
-constexpr int kDeepCtasPerSm = 2;  // the register bound there (128 would spill), as smem's for TF32
+constexpr int kCtasPerSm = 4;  // 54 KB of shared memory (TF32) and <= 128 registers a thread
 // k per split, at least: one stage. Latency-bound small products want many short splits
 // (H200, GPU time, 256^3 tf32tf32: 32 -> 7.4 us, 64 -> 8.6, 256 -> 14.8; cuBLAS 8.2).
 constexpr int64_t kMinSplitK = 32;
@@ -91,14 +85,13 @@ struct Panel {
   }
 };
 
-template <TcMethod M, bool kAKMajor, bool kBKMajor, int kStagesIn>
+template <TcMethod M, bool kAKMajor, bool kBKMajor>
 struct Layout {
   using PA = Panel<kAKMajor>;
   using PB = Panel<kBKMajor>;
-  static constexpr int kStages = kStagesIn;
   static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
-  // kStages FP32 stages, then the split rows: A_hi, B_hi, A_lo, B_lo.
-  static constexpr int kSplitOffset = kStages * kStageFloats * 4;
+  // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo.
+  static constexpr int kSplitOffset = kStageFloats * 4;
   static constexpr int kSmemBytes = kSplitOffset + 4 * Method<M>::kPlaneBytes;
 };
 
@@ -329,12 +322,12 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
 // grid: x output tiles, y products of the batch (from args.batch.first), z k splits
 // (a cluster that reduces in shared memory, or each writes its m x n partial sums and
 // a reduction kernel adds them in order).
-template <TcMethod M, bool kAKMajor, bool kBKMajor, int kStages>
-__global__ void __launch_bounds__(kThreads, kStages == 1 ? kCtasPerSm : kDeepCtasPerSm)
+template <TcMethod M, bool kAKMajor, bool kBKMajor>
+__global__ void __launch_bounds__(kThreads, kCtasPerSm)
 fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                  float* partials, bool cluster_reduce) {
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
-  using L = Layout<M, kAKMajor, kBKMajor, kStages>;
+  using L = Layout<M, kAKMajor, kBKMajor>;
   using PA = typename L::PA;
   using PB = typename L::PB;
   extern __shared__ __align__(16) char smem[];
@@ -352,11 +345,10 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   const uint32_t smem0 = smem_address(smem), split = smem0 + L::kSplitOffset;
   PanelLoader<PA> load_a(a, tile.m0, k_begin);
   PanelLoader<PB> load_b(b, tile.n0, k_begin);
-  auto load_stage = [&](int i) {  // stages are loaded in order, stage i into buffer i % kStages
+  auto load_stage = [&](int i) {  // stages are loaded in order, into the one FP32 stage
     const int64_t k_left = k_end - k_begin - static_cast<int64_t>(i) * kBK;
-    const uint32_t buffer = smem0 + 4 * L::kStageFloats * (i % kStages);
-    load_a.load(buffer, a.p, k_left, vec_a);
-    load_b.load(buffer + 4 * PA::kFloats, b.p, k_left, vec_b);
+    load_a.load(smem0, a.p, k_left, vec_a);
+    load_b.load(smem0 + 4 * PA::kFloats, b.p, k_left, vec_b);
   };
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -369,19 +361,14 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
 #pragma unroll
       for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] = acc.correction[mi][ni][x] = 0.0f;
 
-  // One commit group a stage (empty past the split's end), so that "at most kStages - 1
-  // groups pending" means stage i has landed.
-  for (int i = 0; i < kStages; ++i) {
-    if (i < count) load_stage(i);
-    cp_async_commit();
-  }
+  load_stage(0);
+  cp_async_commit();
   for (int i = 0; i < count; ++i) {
-    cp_async_wait<kStages - 1>();
+    cp_async_wait<0>();
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
-    const float* stage = reinterpret_cast<const float*>(smem) + L::kStageFloats * (i % kStages);
-    split_stage<M, PA, PB>(stage, smem + L::kSplitOffset);
-    __syncthreads();  // the split rows are complete and stage i's buffer is free:
-    if (i + kStages < count) load_stage(i + kStages);  // its refill runs beside the products
+    split_stage<M, PA, PB>(reinterpret_cast<const float*>(smem), smem + L::kSplitOffset);
+    __syncthreads();  // the split rows are complete and the FP32 stage is free:
+    if (i + 1 < count) load_stage(i + 1);  // its refill runs beside this stage's products
     cp_async_commit();
 #pragma unroll 1
     for (int step = 0; step < Method<M>::kSteps; ++step)
@@ -419,12 +406,12 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
     }
 }
 
-template <TcMethod M, bool kAKMajor, bool kBKMajor, int kStages>
+template <TcMethod M, bool kAKMajor, bool kBKMajor>
 cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  using L = Layout<M, kAKMajor, kBKMajor, kStages>;
+  using L = Layout<M, kAKMajor, kBKMajor>;
   static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
-  constexpr auto kernel = fused_mma_kernel<M, kAKMajor, kBKMajor, kStages>;
+  constexpr auto kernel = fused_mma_kernel<M, kAKMajor, kBKMajor>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
@@ -440,48 +427,15 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
 // op(A) is K-major when A is transposed, op(B)^T when B is not.
-template <TcMethod M, int kStages>
-cudaError_t launch_stages(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
-                          const DeviceInfo& dev, cudaStream_t stream) {
-  if (g.trans_a) {
-    return g.trans_b ? launch_layout<M, true, false, kStages>(g, plan, partials, dev, stream)
-                     : launch_layout<M, true, true, kStages>(g, plan, partials, dev, stream);
-  }
-  return g.trans_b ? launch_layout<M, false, false, kStages>(g, plan, partials, dev, stream)
-                   : launch_layout<M, false, true, kStages>(g, plan, partials, dev, stream);
-}
-
-// The deep pipeline serves one product (a batch's products fill the GPU) in the methods
-// whose single products come here; the others keep one stage, and half the kernels.
-constexpr bool has_deep_stages(TcMethod m) {
-  return m == TcMethod::kTf32Tf32 || m == TcMethod::kHalfHalf;
-}
-
 template <TcMethod M>
 cudaError_t launch_method(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  if constexpr (has_deep_stages(M)) {
-    if (plan.stages == kDeepStages)
-      return launch_stages<M, kDeepStages>(g, plan, partials, dev, stream);
+  if (g.trans_a) {
+    return g.trans_b ? launch_layout<M, true, false>(g, plan, partials, dev, stream)
+                     : launch_layout<M, true, true>(g, plan, partials, dev, stream);
   }
-  return plan.stages == 1 ? launch_stages<M, 1>(g, plan, partials, dev, stream)
-                          : cudaErrorInvalidConfiguration;
-}
-
-// CTAs an SM holds of a kernel with `stages` FP32 stages: shared memory's bound, or the
-// register bound of its launch bounds where that is lower; 0 where it does not fit. The K-major panel is the larger one (both
-// layouts' stages are within 6% of it), and every FP16 method has halfhalf's split rows.
-int ctas_per_sm(TcMethod method, int stages, const DeviceInfo& dev) {
-  auto bytes = [stages](auto m) {
-    using L = Layout<decltype(m)::value, true, true, 1>;
-    return L::kSplitOffset * stages + (L::kSmemBytes - L::kSplitOffset);
-  };
-  using std::integral_constant;
-  const int need = uses_half(method) ? bytes(integral_constant<TcMethod, TcMethod::kHalfHalf>{})
-                                     : bytes(integral_constant<TcMethod, TcMethod::kTf32Tf32>{});
-  if (need > dev.max_smem_per_block) return 0;
-  const int per_sm = dev.max_smem_per_block + 1024;  // each CTA also holds 1 KB of the SM's
-  return std::min(stages == 1 ? kCtasPerSm : kDeepCtasPerSm, per_sm / (need + 1024));
+  return g.trans_b ? launch_layout<M, false, false>(g, plan, partials, dev, stream)
+                   : launch_layout<M, false, true>(g, plan, partials, dev, stream);
 }
 
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
@@ -498,18 +452,13 @@ bool cluster_usable(const DeviceInfo& dev) {
 
 bool fused_mma_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
 
-FusedMmaPlan plan_fused_mma(TcMethod method, const GemmArgs& g, const DeviceInfo& dev,
-                            size_t max_bytes) {
+FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
   FusedMmaPlan p;
   p.k_chunk = round_up(g.k, kBK);
   p.fits = p.k_chunk <= kMaxChunkK;
   if (g.batch.batched()) return p;  // the products fill the GPU; no partials per product
   const int64_t tiles = ((g.m + kTile - 1) / kTile) * ((g.n + kTile - 1) / kTile);
-  // The deep pipeline where its residency holds every tile (then splits fill it, below);
-  // more tiles than that are waves that hide each other's copies.
-  const int64_t deep = has_deep_stages(method) ? ctas_per_sm(method, kDeepStages, dev) : 0;
-  if (tiles <= deep * dev.sm_count) p.stages = kDeepStages;
-  const int64_t resident = int64_t{dev.sm_count} * ctas_per_sm(method, p.stages, dev);
+  const int64_t resident = static_cast<int64_t>(dev.sm_count) * kCtasPerSm;
   const size_t plane_bytes = static_cast<size_t>(g.m * g.n) * 4;
   // Enough splits to fill the GPU (none shorter than kMinSplitK) or to keep each within
   // kMaxChunkK, whichever is more.
@@ -544,14 +493,11 @@ FusedMmaPlan plan_fused_mma(TcMethod method, const GemmArgs& g, const DeviceInfo
   return p;
 }
 
-GridShape fused_mma_grid(TcMethod method, const GemmArgs& args, const FusedMmaPlan& plan,
-                         const DeviceInfo& dev) {
+GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {
   GridShape g;
   g.ctas = ((args.m + kTile - 1) / kTile) * ((args.n + kTile - 1) / kTile) * plan.splits *
            args.batch.count;
-  const int per_sm = ctas_per_sm(method, plan.stages, dev);
-  g.resident = int64_t{dev.sm_count} *
-               (plan.cluster_reduce ? std::min<int64_t>(kClusterCtasPerSm, per_sm) : per_sm);
+  g.resident = int64_t{dev.sm_count} * (plan.cluster_reduce ? kClusterCtasPerSm : kCtasPerSm);
   g.tile_outputs = int64_t{kTile} * kTile;
   g.k_per_cta = plan.k_chunk;
   const bool reduce = plan.splits > 1 && !plan.cluster_reduce;

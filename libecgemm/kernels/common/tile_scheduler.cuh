@@ -23,14 +23,20 @@ struct Tile {
 // time share A and B slices in L2.
 constexpr int kRasterGroup = 8;
 
-// Tile number `bid` of the rasterised order.
+// Tile number `bid` of the rasterised order. In 32-bit arithmetic: a grid holds fewer
+// than 2^31 tiles (every launch checks), and 64-bit divisions are long subroutines that
+// took ~260 of a small CTA's ~2300 instructions (H200, fused_mma at 118 x 44 x 131:
+// bench/results/stages-2026-11-23). A group is at most tiles_m rows, so that its size
+// is at most the tile count.
 __device__ __forceinline__ Tile raster_tile_at(int64_t bid, int64_t tiles_m, int64_t tiles_n,
                                                int64_t tile_m, int64_t tile_n) {
-  const int64_t per_group = kRasterGroup * tiles_n;
-  const int64_t first_m = bid / per_group * kRasterGroup;
-  const int64_t group_rows = min(tiles_m - first_m, static_cast<int64_t>(kRasterGroup));
-  const int64_t in_group = bid % per_group;
-  return {(first_m + in_group % group_rows) * tile_m, in_group / group_rows * tile_n};
+  const uint32_t id = static_cast<uint32_t>(bid), rows = static_cast<uint32_t>(tiles_m);
+  const uint32_t per_group = min(rows, uint32_t{kRasterGroup}) * static_cast<uint32_t>(tiles_n);
+  const uint32_t group = id / per_group, in_group = id - group * per_group;
+  const uint32_t first_m = group * kRasterGroup;
+  const uint32_t group_rows = min(rows - first_m, uint32_t{kRasterGroup});
+  const uint32_t col = in_group / group_rows, row = first_m + (in_group - col * group_rows);
+  return {static_cast<int64_t>(row) * tile_m, static_cast<int64_t>(col) * tile_n};
 }
 
 // The CTA's tile, one per CTA along gridDim.x.

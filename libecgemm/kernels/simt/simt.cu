@@ -185,18 +185,20 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
 
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   float* partial = split.partials ? split.partials + blockIdx.z * args.m * args.n : nullptr;
+  const Epilogue epi{partial == nullptr, alpha, beta};
+  epi.visit([&](const auto& e) {
 #pragma unroll
-  for (int j = 0; j < kTN; ++j) {
-    const int64_t col = n0 + (j / 4) * 4 * kGN + tn * 4 + j % 4;
-    if (col >= args.n) continue;
+    for (int j = 0; j < kTN; ++j) {
+      const int64_t col = n0 + (j / 4) * 4 * kGN + tn * 4 + j % 4;
+      if (col >= args.n) continue;
 #pragma unroll
-    for (int i = 0; i < kTM; ++i) {
-      const int64_t row = m0 + (i / 4) * 4 * kGM + tm * 4 + i % 4;
-      if (row >= args.m) continue;
-      if (partial) partial[col * args.m + row] = acc[i][j];
-      else store_scaled(args.c + col * args.ldc + row, acc[i][j], alpha, beta);
+      for (int i = 0; i < kTM; ++i) {
+        const int64_t row = m0 + (i / 4) * 4 * kGM + tm * 4 + i % 4;
+        if (row >= args.m) continue;
+        e.store(partial ? partial + col * args.m + row : args.c + col * args.ldc + row, acc[i][j]);
+      }
     }
-  }
+  });
 }
 
 // --- the stream tile (k <= kStreamMaxK) ---------------------------------------------

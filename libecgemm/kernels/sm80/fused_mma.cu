@@ -306,13 +306,15 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
   const Epilogue epi = Epilogue::of(args.scalars, true);
   float* const c = batch_c(args, z) + tile.n0 * args.ldc + tile.m0;
   const int first = kTile * kTile * rank / splits, last = kTile * kTile * (rank + 1) / splits;
-  for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
-    const int col = idx / kTile, row = idx % kTile;
-    if (row >= rows_left || col >= cols_left) continue;
-    float v = 0.0f;
-    for (int s = 0; s < splits; ++s) v += cluster.map_shared_rank(sums, s)[col * kSumsPitch + row];
-    epi.store(c + col * args.ldc + row, v);
-  }
+  epi.visit([&](const auto& e) {
+    for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
+      const int col = idx / kTile, row = idx % kTile;
+      if (row >= rows_left || col >= cols_left) continue;
+      float v = 0.0f;
+      for (int s = 0; s < splits; ++s) v += cluster.map_shared_rank(sums, s)[col * kSumsPitch + row];
+      e.store(c + col * args.ldc + row, v);
+    }
+  });
   cluster.sync();  // no CTA leaves while another still reads its sums
 #else
   __trap();  // never launched: cluster_usable requires an sm_90 image
@@ -388,22 +390,24 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   out += col0 * ld + row0;
   const int rows_left = static_cast<int>(min(args.m - row0, int64_t(kTile)));
   const int cols_left = static_cast<int>(min(args.n - col0, int64_t(kTile)));
+  epi.visit([&](const auto& e) {
 #pragma unroll
-  for (int ni = 0; ni < 4; ++ni)
+    for (int ni = 0; ni < 4; ++ni)
 #pragma unroll
-    for (int xc = 0; xc < 2; ++xc) {
-      const int dc = ni * 8 + xc;
-      if (dc >= cols_left) continue;
-      float* column = out + dc * ld;
+      for (int xc = 0; xc < 2; ++xc) {
+        const int dc = ni * 8 + xc;
+        if (dc >= cols_left) continue;
+        float* column = out + dc * ld;
 #pragma unroll
-      for (int mi = 0; mi < 2; ++mi)
+        for (int mi = 0; mi < 2; ++mi)
 #pragma unroll
-        for (int xr = 0; xr < 2; ++xr) {
-          const int dr = mi * 16 + xr * 8;
-          if (dr >= rows_left) continue;
-          epi.store(column + dr, finished<M>(acc, mi, ni, 2 * xr + xc));
-        }
-    }
+          for (int xr = 0; xr < 2; ++xr) {
+            const int dr = mi * 16 + xr * 8;
+            if (dr >= rows_left) continue;
+            e.store(column + dr, finished<M>(acc, mi, ni, 2 * xr + xc));
+          }
+      }
+  });
 }
 
 template <TcMethod M, bool kAKMajor, bool kBKMajor>

@@ -1,13 +1,13 @@
-"""A few fused_mma calls for compute-sanitizer (racecheck, memcheck): the three-stage pipeline on one
-product (in a cluster, through partials, unsplit), and the one-stage kernel on a batch; each result is
-checked against FP64 so that a run which reports nothing also computed the right thing."""
+"""A few calls of one kernel family for compute-sanitizer (racecheck, memcheck): fused_mma, or the family
+ECGEMM_SANITIZE_FAMILY names; one product in a cluster, through partials and unsplit, and a batch. Each
+result is checked against FP64, so that a run which reports nothing also computed the right thing."""
 import os
 
 import torch
 
 import ecgemm
 
-os.environ["ECGEMM_FAMILY"] = "fused_mma"
+os.environ["ECGEMM_FAMILY"] = os.environ.get("ECGEMM_SANITIZE_FAMILY", "fused_mma")
 torch.manual_seed(0)
 for m, k, n, batch in [
         (29, 74, 105, 1), (1, 587, 4, 1), (130, 300, 257, 1), (7, 127, 33, 3)]:

@@ -20,10 +20,14 @@ __device__ __forceinline__ float resolve_beta(const Scalars& s) {
   return s.device_beta ? *s.device_beta : s.beta;
 }
 
-// C[i,j] = alpha * acc + beta * C[i,j], with BLAS's zero rules: alpha = 0 uses no acc
-// (A·B may hold Inf or NaN), beta = 0 reads no C.
+// alpha * acc, with BLAS's zero rule: alpha = 0 uses no acc (A·B may hold Inf or NaN).
+__device__ __forceinline__ float times_alpha(float acc, float alpha) {
+  return alpha == 0.0f ? 0.0f : alpha * acc;
+}
+
+// C[i,j] = alpha * acc + beta * C[i,j]; beta = 0 reads no C.
 __device__ __forceinline__ void store_scaled(float* c, float acc, float alpha, float beta) {
-  const float ab = alpha == 0.0f ? 0.0f : alpha * acc;
+  const float ab = times_alpha(acc, alpha);
   *c = beta == 0.0f ? ab : ab + beta * *c;
 }
 
@@ -33,7 +37,7 @@ struct Overwrite {
   bool direct;
   float alpha;
   __device__ __forceinline__ void store(float* dst, float v) const {
-    *dst = !direct ? v : alpha == 0.0f ? 0.0f : alpha * v;  // store_scaled at beta = 0
+    *dst = direct ? times_alpha(v, alpha) : v;  // store_scaled at beta = 0
   }
 };
 

@@ -385,6 +385,19 @@ def test_summary_geomeans_fractions_and_worst_cases():
     assert t["geomean_e2e"] is not None and 0 < t["near_e2e"] <= 1
 
 
+def test_auto_against_tf32tf32_counts_every_case_both_ran():
+    r = report.finalize(synthetic_results((0.5, 0.9, 0.96, 1.0, 2.0, 4.0)))
+    for row, x in zip(r["gemm"][1:], (1.25, 1.0, 0.97, 0.5, 2.0)):  # auto errs on the first case
+        row["methods"]["auto"]["gpu_ms"] = row["methods"]["tf32tf32"]["gpu_ms"] / x
+    g = report.against(r, "gemm", "auto", "tf32tf32")
+    assert g["cases"] == 5 and g["geomean"] == pytest.approx((1.25 * 0.97 * 0.5 * 2.0) ** (1 / 5))
+    assert g["at_least_1"] == pytest.approx(3 / 5) and g["near"] == pytest.approx(4 / 5)
+    assert g["min"] == pytest.approx(0.5) and g["min_id"] == r["gemm"][4]["id"]
+    line = next(x for x in report.markdown(r).splitlines() if x.startswith("| auto | tf32tf32 | 5 |"))
+    assert "| 60% | 80% |" in line and f"0.50 ({r['gemm'][4]['id']})" in line
+    assert report.against(r, "gemm", "auto", "fp32") == {"cases": 0}
+
+
 def test_route_family_reads_the_explain_string():
     assert report.route_family("family=fused_mma method=tf32tf32 tile=64x64 splits=4 workspace=0") == "fused_mma"
     assert report.route_family("unknown") == report.route_family(None) == report.route_family("family=") == "unknown"

@@ -98,6 +98,35 @@ def summarize(results, section, mode):
     return out
 
 
+# AUTO becomes the default once it is at least tf32tf32's speed on every shape (issue 26's gate): its time
+# against tf32tf32's on the same case, as × cuBLAS is against cuBLAS's.
+GATE = ("auto", "tf32tf32")
+
+
+def against(results, section, mode, base):
+    """`mode` against `base` on the cases where both were timed: base's time over mode's (above 1: mode is
+    faster), the geometric mean, the shares at >= 1.0 and >= NEAR, and the slowest case."""
+    ratios = [(_ratio(r["methods"][base].get("gpu_ms"), r["methods"][mode].get("gpu_ms")), r["id"])
+              for r in results[section] if mode in r["methods"] and base in r["methods"]]
+    ratios = [(x, i) for x, i in ratios if x is not None]
+    if not ratios:
+        return {"cases": 0}
+    xs = [x for x, _ in ratios]
+    low, low_id = min(ratios)
+    return {"cases": len(xs), "geomean": geomean(xs), "at_least_1": sum(x >= 1.0 for x in xs) / len(xs),
+            "near": sum(x >= NEAR for x in xs) / len(xs), "min": low, "min_id": low_id}
+
+
+def gate_table(results, section):
+    mode, base = GATE
+    g = against(results, section, mode, base)
+    if not g["cases"]:
+        return []
+    return _table(["mode", "against", "cases", "geomean ×", "≥ 1.0×", f"≥ {NEAR}×", "min ×"],
+                  [[mode, base, str(g["cases"]), _num(g["geomean"], ".3f"), _pct(g["at_least_1"]), _pct(g["near"]),
+                    f"{g['min']:.2f} ({g['min_id']})"]], ["---", "---", "---:", "---:", "---:", "---:", "---:"])
+
+
 def worst(results, section, mode, count=None):
     """The `count` cases where the mode is slowest against cuBLAS, slowest first."""
     count = WORST[section] if count is None else count
@@ -275,6 +304,10 @@ def markdown(results):
             continue
         lines += [f"## {title}", ""] + summary_table(results, section) + [""]
         lines += ["By route:", ""] + family_table(results, section) + [""]
+        gate = gate_table(results, section)
+        if gate:
+            lines += [f"{GATE[0]} against {GATE[1]} (time over time, same cases; AUTO's gate to be the default):",
+                      ""] + gate + [""]
         for mode in results["modes"]:
             lines += [f"### {section}: the {WORST[section]} slowest against cuBLAS, {mode}", ""]
             lines += worst_table(results, section, mode) + [""]

@@ -53,6 +53,21 @@ def exp_pair(exp_type, m, k, n, seed):
     return exp_rand((m, k), alo, ahi, case_seed(seed, "A")), exp_rand((k, n), blo, bhi, case_seed(seed, "B"))
 
 
+def rows_scaled(m, k, n, lo, hi, seed):
+    """urand A whose row i is scaled by 2^e_i, e_i ~ UniformInt[lo, hi] (exact), and urand B."""
+    a, b = urand_pair(m, k, n, seed)
+    e = np.random.default_rng(case_seed(seed, "rows")).integers(lo, hi + 1, (m, 1))
+    return np.ldexp(a, e.astype(np.int32)).astype(np.float32), b
+
+
+def outlier_rows(m, k, n, exponent, seed):
+    """urand A with one element per row, at a random column, replaced by 2^exponent, and urand B."""
+    a, b = urand_pair(m, k, n, seed)
+    cols = np.random.default_rng(case_seed(seed, "outliers")).integers(0, k, m)
+    a[np.arange(m), cols] = np.float32(2.0 ** exponent)
+    return a, b
+
+
 def relative_residual_np(c, ref):
     """‖c − ref‖_F / ‖ref‖_F in float64 (NaN or Inf in c gives NaN or Inf)."""
     ref = np.asarray(ref, dtype=np.float64)

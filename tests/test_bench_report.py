@@ -43,6 +43,40 @@ def test_exp_pair_exponents_signs_and_mantissas_follow_the_paper(exp_type):
         assert 0 <= frac.min() < 0.01 and 0.99 < frac.max() < 1
 
 
+def test_rows_scaled_scales_each_row_of_a_by_a_power_of_two_across_the_range():
+    a, b = inputs.rows_scaled(400, 64, 8, -100, 100, seed=5)
+    a0, b0 = inputs.urand_pair(400, 64, 8, seed=5)
+    assert a.dtype == np.float32 and np.array_equal(b, b0)
+    shift = np.log2(np.abs(a.astype(np.float64)) / np.abs(a0.astype(np.float64)))
+    assert np.all(shift == shift[:, :1]) and np.all(shift == np.round(shift))   # exact, one power a row
+    assert shift.min() < -90 and shift.max() > 90 and np.all(np.abs(shift) <= 100)
+    assert np.array_equal(a, inputs.rows_scaled(400, 64, 8, -100, 100, seed=5)[0])
+
+
+def test_outlier_rows_put_exactly_one_outlier_in_every_row():
+    a, b = inputs.outlier_rows(50, 300, 7, 40, seed=2)
+    a0, _ = inputs.urand_pair(50, 300, 7, seed=2)
+    big = a == np.float32(2.0 ** 40)
+    assert np.all(big.sum(axis=1) == 1)
+    assert np.array_equal(a[~big], a0[~big]) and len(set(np.argmax(big, axis=1))) > 10
+
+
+def test_auto_gate_flags_every_case_above_sgemm_and_nan():
+    from bench import auto_gate
+    rows = []
+    for data, (res, comp) in {"a": (0.9, 1.0), "b": (1.2, 0.8), "c": (0.9, 1.3), "d": (float("nan"), 1.0)}.items():
+        rows.append({"shape": [8, 16, 8], "data": data, "method": SGEMM, "residual": 1e-7, "componentwise": 1e-8,
+                     "x_sgemm_residual": 1.0, "x_sgemm_componentwise": 1.0})
+        rows.append({"shape": [8, 16, 8], "data": data, "method": "auto", "residual": res * 1e-7,
+                     "componentwise": comp * 1e-8, "x_sgemm_residual": auto_gate.ratio(res * 1e-7, 1e-7),
+                     "x_sgemm_componentwise": auto_gate.ratio(comp * 1e-8, 1e-8)})
+    assert [r["data"] for r in auto_gate.misses(rows)] == ["b", "c", "d"]
+    md = auto_gate.markdown({"device": "X", "rows": rows})
+    assert "AUTO above SGEMM: 3 of 4 cases" in md and "| 8×16×8 | a | auto | 9.00e-08 | 0.90 |" in md
+    assert auto_gate.parse_shapes("256x1024x256,64x8x32") == [(256, 1024, 256), (64, 8, 32)]
+    assert {label for label, _ in auto_gate.DATA} >= {"type 2", "type 4", "rows 2^-100..2^100"}
+
+
 def test_exp_rand_rejects_exponents_outside_normal_float32():
     with pytest.raises(ValueError):
         inputs.exp_rand((4, 4), -130, -100, seed=1)

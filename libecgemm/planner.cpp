@@ -259,6 +259,7 @@ const char* simt_tile_name(SimtTile t) {
     case SimtTile::kSlimN16: return "16x256";
     case SimtTile::kStream: return "stream";
     case SimtTile::kDot: return "dot";
+    case SimtTile::kStrips: return "strips";
   }
   return "?";
 }
@@ -302,6 +303,9 @@ CostRow cost_row(const Plan& plan) {
         case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;
         case SimtTile::kStream: return CostRow::kSimtStream;
         case SimtTile::kDot: return CostRow::kSimtDot;
+        // Priced as the stream tile (bound by C's bytes too) until a calibration run gives
+        // the strip tile a row of its own.
+        case SimtTile::kStrips: return CostRow::kSimtStream;
         case SimtTile::kWide: case SimtTile::kTallM:
         case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
       }

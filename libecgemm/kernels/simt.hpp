@@ -27,6 +27,8 @@ enum class SimtTile {
   kSlimN16, // 16 x 256: m <= 16 < n
   kStream,  // 128 x 64, 4 x 8 outputs per thread, all of k in shared memory: k <= kStreamMaxK
   kDot,     // batches of products with at most kDotMaxOutputs outputs: a warp per product
+  kStrips,  // batches of products of at most kStripMaxOutputs outputs, k <= kStreamMaxK:
+            // a thread per strip of 4 rows of a column
 };
 
 // The dot tile's bound on m x n, each rounded up to a power of two (its outputs are
@@ -36,6 +38,10 @@ bool dot_shape(int64_t m, int64_t n);
 
 // The largest k the stream tile takes (its panels hold all of k).
 constexpr int kStreamMaxK = 32;
+
+// The strip tile's bound on m x n: below a quarter of the stream tile's 128 x 64, whose
+// CTAs would compute mostly padding.
+constexpr int64_t kStripMaxOutputs = 2048;
 
 struct SimtPlan {
   SimtTile tile = SimtTile::kWide;

@@ -356,6 +356,55 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
   });
 }
 
+// --- the strip tile (batches of small products, k <= kStreamMaxK) ----------------------
+
+// A thread owns kStripRows consecutive rows of one column of one product, one FMA chain
+// an output over k in increasing order (what the stream tile computes, so a product gives
+// the same bits in a batch as alone). Nothing is padded past a product: a batch of
+// 16 x 16 products on the stream tile's 128 x 64 CTAs stored 3% of what they computed
+// (bench/results/README.md#strip-tile). A product's A and B are read by all of its
+// threads, from L1.
+constexpr int kStripRows = 4;
+
+__global__ void __launch_bounds__(kThreads)
+simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, int64_t strips_m) {
+  const int64_t slots = strips_m * args.n;  // strips a product
+  const int64_t id = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  const int64_t z = id / slots;
+  if (z >= args.batch.count) return;
+  const int64_t slot = id - z * slots, col = slot / strips_m;
+  const int64_t row0 = (slot - col * strips_m) * kStripRows;
+  const int rows = static_cast<int>(std::min<int64_t>(args.m - row0, kStripRows));
+  const float* pa = batch_a(args, z) + row0 * a.stride_r;
+  const float* pb = batch_b(args, z) + col * b.stride_r;
+  float* pc = batch_c(args, z) + col * args.ldc + row0;
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  float acc[kStripRows] = {};
+  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
+#pragma unroll 4
+    for (int64_t kk = 0; kk < args.k; ++kk) {
+      const float bv = __ldg(pb + kk * b.stride_k);
+#pragma unroll
+      for (int i = 0; i < kStripRows; ++i)
+        if (i < rows) acc[i] = fmaf(__ldg(pa + i * a.stride_r + kk * a.stride_k), bv, acc[i]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kStripRows; ++i)
+    if (i < rows) store_scaled(pc + i, acc[i], alpha, beta);
+}
+
+int64_t strips_m(int64_t m) { return (m + kStripRows - 1) / kStripRows; }
+
+cudaError_t launch_strips(const OperandView& a, const OperandView& b, const GemmArgs& g,
+                          cudaStream_t stream) {
+  const int64_t threads = g.batch.count * strips_m(g.m) * g.n;
+  const int64_t blocks = (threads + kThreads - 1) / kThreads;
+  if (blocks > INT32_MAX || g.k > kStreamMaxK) return cudaErrorInvalidConfiguration;
+  return launch({static_cast<unsigned>(blocks), kThreads, 0, stream}, simt_strip_kernel, a, b, g,
+                strips_m(g.m));
+}
+
 // --- the dot tile (batches of products with at most kDotMaxOutputs outputs) ------------
 
 // One warp per product, eight to a block; lane l takes k = l, l + 32, ... for every
@@ -478,6 +527,7 @@ constexpr TileDims dims(SimtTile t) {
     case SimtTile::kSlimN16: return {16, 256, 16, 3};
     case SimtTile::kStream: return {kStreamM, kStreamN, kStreamMaxK, kStreamBlocksPerSm};
     case SimtTile::kDot: return {1, 1, 32, 4};  // per product; eight products a block
+    case SimtTile::kStrips: return {kStripRows, 1, kStreamMaxK, 8};  // per thread
   }
   return {128, 128, 8, 2};
 }
@@ -516,6 +566,12 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   // A batch of products with a few outputs each: a warp per product, not a block.
   if (batched && dot_shape(m, n)) {
     p.tile = SimtTile::kDot;
+    p.k_chunk = k;
+    return p;
+  }
+  // A batch of small products with a short k: a thread a strip of rows, no tile padding.
+  if (batched && k <= kStreamMaxK && m * n <= kStripMaxOutputs) {
+    p.tile = SimtTile::kStrips;
     p.k_chunk = k;
     return p;
   }
@@ -565,6 +621,14 @@ GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo
     g.kernels = 1;
     return g;
   }
+  if (plan.tile == SimtTile::kStrips) {  // kThreads strips a block
+    g.ctas = (args.batch.count * strips_m(args.m) * args.n + kThreads - 1) / kThreads;
+    g.resident = int64_t{dev.sm_count} * d.blocks_per_sm;
+    g.tile_outputs = int64_t{kThreads} * kStripRows;
+    g.k_per_cta = args.k;
+    g.kernels = 1;
+    return g;
+  }
   g.ctas = ((args.m + d.bm - 1) / d.bm) * ((args.n + d.bn - 1) / d.bn) * plan.splits *
            args.batch.count;
   g.resident = int64_t{dev.sm_count} * d.blocks_per_sm;
@@ -591,6 +655,7 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kSlimN16: err = launch_tile<16, 256, 16>(a, b, g, plan, partials, stream); break;
     case SimtTile::kStream: err = launch_stream(a, b, g, stream); break;
     case SimtTile::kDot: err = launch_dot(a, b, g, stream); break;
+    case SimtTile::kStrips: err = launch_strips(a, b, g, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
   return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,

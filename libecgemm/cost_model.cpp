@@ -22,6 +22,7 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kSimtSlim: return "simt/slim";
     case CostRow::kSimtStream: return "simt/stream";
     case CostRow::kSimtDot: return "simt/dot";
+    case CostRow::kSimtStrips: return "simt/strips";
     case CostRow::kGemvAlongK: return "gemv/along_k";
     case CostRow::kGemvAlongLen: return "gemv/along_len";
     case CostRow::kPlanesTf32Tf32: return "planes/tf32tf32";

@@ -27,6 +27,7 @@ enum class CostRow : int {
   kSimtSlim,      // simt's slim tiles: one side 16 or 32, shared-memory bound
   kSimtStream,    // simt's stream tile (k <= 32): bound by C's bytes
   kSimtDot,       // simt's dot tile: a warp per product, latency bound
+  kSimtStrips,    // simt's strip tile: a thread per strip of a small product's column
   kGemvAlongK,    // the two GEMV kernels differ in warps per output (gemv.hpp)
   kGemvAlongLen,
   kPlanesTf32Tf32,

@@ -303,9 +303,7 @@ CostRow cost_row(const Plan& plan) {
         case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;
         case SimtTile::kStream: return CostRow::kSimtStream;
         case SimtTile::kDot: return CostRow::kSimtDot;
-        // Priced as the stream tile (bound by C's bytes too) until a calibration run gives
-        // the strip tile a row of its own.
-        case SimtTile::kStrips: return CostRow::kSimtStream;
+        case SimtTile::kStrips: return CostRow::kSimtStrips;
         case SimtTile::kWide: case SimtTile::kTallM:
         case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
       }

@@ -27,11 +27,11 @@ from tools._common import ROOT
 import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 
 FEATURES = ("1", "launches", "waves", "serial", "megabytes", "chain")
-ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
+ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
-             "stream": "simt/stream", "dot": "simt/dot", "strips": "simt/stream"}
+             "stream": "simt/stream", "dot": "simt/dot", "strips": "simt/strips"}
 INC = ROOT / "libecgemm" / "cost_coefficients.inc"
 # The opt-in shared memory per block of the GPUs the runs come from (not in the run's env).
 SMEM_PER_BLOCK = {"9.0": 232448, "8.0": 166912, "8.6": 101376, "8.9": 101376, "10.0": 232448}

@@ -127,6 +127,14 @@ struct GridOf {
   GridShape operator()(const FusedMmaPlan& f) const { return fused_mma_grid(args, f, dev); }
 };
 
+// A plan's grid and the cost model's estimate of its GPU time.
+void price(const Context& c, Plan& p) {
+  const GridShape grid = std::visit(GridOf{p, c.args, c.dev}, p.detail);
+  p.chain_k = grid.k_per_cta;
+  p.ctas = grid.ctas;
+  p.estimate_us = estimate_us(cost_row(p), cost_features(grid, c.args));
+}
+
 // One family's plan for the call. AUTO's scaling lives in the plane route's split pass
 // and epilogues; elsewhere AUTO runs tf32tf32's products, which need no scaling (the
 // fused splits have no room for a statistics pass), and so may the plane route
@@ -181,10 +189,18 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       break;
     }
   }
-  const GridShape grid = std::visit(GridOf{p, args, c.dev}, p.detail);
-  p.chain_k = grid.k_per_cta;
-  p.ctas = grid.ctas;
-  p.estimate_us = estimate_us(cost_row(p), cost_features(grid, args));
+  price(c, p);
+  // A batch of short products may take either of simt's two short-k tiles: the cheaper by
+  // the cost model (each has its calibrated row).
+  if (const auto* s = std::get_if<SimtPlan>(&p.detail)) {
+    if (const std::optional<SimtPlan> other = simt_alternative(*s, args.k, args.batch.batched())) {
+      Plan q = p;
+      q.detail = *other;
+      q.bytes = other->bytes;
+      price(c, q);
+      if (q.estimate_us < p.estimate_us) p = q;
+    }
+  }
   return p;
 }
 

@@ -1,8 +1,10 @@
 """The simt family's strip tile (SimtTile::kStrips in libecgemm/kernels/simt.hpp: batches of
-products of at most 2048 outputs with k <= 32; a thread a strip of four rows of one column;
-ECGEMM_FAMILY=simt): every transpose, ragged strips, both batch forms, alpha and beta, C
-outside the products untouched, the plan that names the tile, and each product's bits
-equal to the same product computed alone (the stream tile's FMA chain, k in order).
+small products with k <= 32, a thread a strip of four rows of one column, where the cost
+model prices it below the stream tile; ECGEMM_FAMILY=simt): every transpose, ragged strips,
+both batch forms, alpha and beta, C outside the products untouched, the plan that names the
+tile, and each product's bits equal to the same product computed alone (the stream tile's
+FMA chain, k in order). Batches of 1500 products: there the plan takes the strip tile for
+every shape here (each test checks that it does).
 
 Accuracy: element by element within the bound of test_simt_stream_gpu.py.
 """
@@ -18,44 +20,52 @@ from test_simt_stream_gpu import simt_route  # noqa: F401 (autouse fixture: ECGE
 
 pytestmark = pytest.mark.gpu
 
-# (m, n): past the dot tile's 32 outputs and up to the strip tile's 2048; strips cut short
-# (m % 4), single rows and columns, the bound itself.
-SHAPES = [(16, 16), (41, 1), (1, 41), (3, 21), (242, 6), (7, 33), (64, 32), (2048, 1), (45, 45)]
+# (m, n): past the dot tile's 32 outputs; strips cut short (m % 4), single rows and columns.
+SHAPES = [(16, 16), (41, 1), (1, 41), (3, 21), (242, 6), (7, 33), (2048, 1)]
 KS = [1, 7, 16, 32]
-MAX_OUTPUTS = 2048
+COUNT = 1500
+
+
+def takes_strips(handle, mode, ta, tb, m, n, k, count):
+    text = plan(handle, mode, ta, tb, m, n, k, batch=count)
+    assert re.search(r"family=simt .*tile=strips ", text), text
 
 
 @pytest.mark.parametrize("m,n", SHAPES)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("k", KS)
 def test_products(handle, m, n, ta, tb, k):
-    run_batch(handle, "strided", ta, tb, m, n, k, 9, seed=m * 31 + n * 7 + k)
+    takes_strips(handle, "fp32", ta, tb, m, n, k, COUNT)
+    run_batch(handle, "strided", ta, tb, m, n, k, COUNT, seed=m * 31 + n * 7 + k)
 
 
 @pytest.mark.parametrize("form", ["strided", "array"])
 @pytest.mark.parametrize("count", [2, 3000])
 @pytest.mark.parametrize("mode", ["fp32", "tf32tf32", "auto"])
 def test_batch_counts_forms_and_modes(handle, form, count, mode):
+    takes_strips(handle, mode, "T", "N", 23, 17, 9, count)
     run_batch(handle, form, "T", "N", 23, 17, 9, count, seed=count, mode=mode)
 
 
 @pytest.mark.parametrize("alpha,beta", [(-1.5, 0.75), (0.0, 2.0), (2.0, 1.0), (0.0, 0.0)])
 def test_alpha_beta(handle, alpha, beta):
-    run_batch(handle, "strided", "N", "T", 13, 11, 20, 7, seed=5, alpha=alpha, beta=beta)
+    takes_strips(handle, "fp32", "N", "T", 13, 11, 20, COUNT)
+    run_batch(handle, "strided", "N", "T", 13, 11, 20, COUNT, seed=5, alpha=alpha, beta=beta)
 
 
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 def test_each_product_has_the_bits_it_has_alone(handle, ta, tb):
     """A batched product equals the same product as a plain call (the stream tile), bit for
     bit: one FMA chain an output in both, k in increasing order."""
-    count, m, n, k = 5, 37, 19, 29
+    count, m, n, k = COUNT, 23, 17, 29
+    takes_strips(handle, "fp32", ta, tb, m, n, k, count)
     a_shape = (m, k) if ta == "N" else (k, m)
     b_shape = (k, n) if tb == "N" else (n, k)
     a = Stack(count, *a_shape, a_shape[0] + 1, (a_shape[0] + 1) * a_shape[1] + 3, seed=1)
     b = Stack(count, *b_shape, b_shape[0] + 2, (b_shape[0] + 2) * b_shape[1] + 1, seed=2)
     c = Stack(count, m, n, m, m * n, seed=3, fill=NAN)
     assert batched_call(handle, "strided", "fp32", ta, tb, m, n, k, 1.25, a, b, 0.0, c) == 0
-    for z in range(count):
+    for z in (0, 1, count // 2, count - 1):
         alone = ColMajor(torch.full((m, n), NAN, device="cuda"), m)
         one_a, one_b = ColMajor(a.view(z), a.ld), ColMajor(b.view(z), b.ld)
         assert sgemm(handle, "fp32", ta, tb, m, n, k, 1.25, one_a, one_b, 0.0, alone) == 0
@@ -63,11 +73,12 @@ def test_each_product_has_the_bits_it_has_alone(handle, ta, tb):
                            alone.view().contiguous().view(torch.int32)), z
 
 
-@pytest.mark.parametrize("m,n", SHAPES)
-def test_plan_takes_the_strip_tile_for_batches_of_small_products(handle, m, n):
+@pytest.mark.parametrize("m,n", [(16, 16), (3, 21), (242, 6), (7, 33), (1, 41)])
+def test_plan_takes_the_strip_tile_for_large_batches_of_small_products(handle, m, n):
+    """Thousands of products that would fill a few percent of the stream tile's 128 x 64: the
+    cost model prices the strip tile lower; never for one product, nor past k = 32."""
     for mode in ("fp32", "tf32tf32", "halfhalf"):
-        text = plan(handle, mode, "N", "N", m, n, 32, batch=64)
+        text = plan(handle, mode, "N", "N", m, n, 7, batch=3000)
         assert re.search(r"family=simt .*tile=strips ", text), text
-    assert "tile=strips" not in plan(handle, "fp32", "N", "N", m, n, 32, batch=1)
-    assert "tile=strips" not in plan(handle, "fp32", "N", "N", m, n, 33, batch=64)
-    assert "tile=strips" not in plan(handle, "fp32", "N", "N", 64, MAX_OUTPUTS // 64 + 1, 32, batch=64)
+    assert "tile=strips" not in plan(handle, "fp32", "N", "N", m, n, 7, batch=1)
+    assert "tile=strips" not in plan(handle, "fp32", "N", "N", m, n, 33, batch=3000)

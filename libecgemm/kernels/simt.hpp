@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "kernels/common/grid_shape.hpp"
 #include "kernels/gemm_args.hpp"
@@ -27,8 +28,8 @@ enum class SimtTile {
   kSlimN16, // 16 x 256: m <= 16 < n
   kStream,  // 128 x 64, 4 x 8 outputs per thread, all of k in shared memory: k <= kStreamMaxK
   kDot,     // batches of products with at most kDotMaxOutputs outputs: a warp per product
-  kStrips,  // batches of products of at most kStripMaxOutputs outputs, k <= kStreamMaxK:
-            // a thread per strip of 4 rows of a column
+  kStrips,  // batches of small products, k <= kStreamMaxK: a thread per strip of 4 rows
+            // of a column
 };
 
 // The dot tile's bound on m x n, each rounded up to a power of two (its outputs are
@@ -39,8 +40,9 @@ bool dot_shape(int64_t m, int64_t n);
 // The largest k the stream tile takes (its panels hold all of k).
 constexpr int kStreamMaxK = 32;
 
-// The strip tile's bound on m x n: below a quarter of the stream tile's 128 x 64, whose
-// CTAs would compute mostly padding.
+// plan_simt's first choice for a batch with k <= kStreamMaxK: the strip tile up to this
+// m x n (a quarter of the stream tile's 128 x 64, whose CTAs would compute mostly padding),
+// the stream tile beyond; the planner then prices the other too (simt_alternative).
 constexpr int64_t kStripMaxOutputs = 2048;
 
 struct SimtPlan {
@@ -55,6 +57,11 @@ struct SimtPlan {
 // partials (a user workspace that cannot grow); `batched`: a batch of such products.
 SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
                         size_t max_bytes = SIZE_MAX, bool batched = false);
+
+// The other tile a batch of short products (k <= kStreamMaxK) may take: the strip tile
+// for the stream tile and back; the planner keeps the cheaper by its cost model. None
+// where there is no choice.
+std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t k, bool batched);
 
 GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev);
 

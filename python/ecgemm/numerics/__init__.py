@@ -9,22 +9,29 @@
 - :func:`mma`, :func:`gemm` — a Tensor Core model (mma_rn / mma_rz) and every
   ecgemm mode built on it; :func:`accumulation_experiment` — the paper's Figure 5.
 - :func:`auto_choice` — ECGEMM_MODE_AUTO's per-row/column scales and route for given data.
+- :func:`block_choice`, :func:`auto_block_gemm` — AUTO with scales per k-block instead
+  (issue 26): the choice, and the GEMM with the factors applied at promotion;
+  :func:`block_scaling_study` compares it with the other modes.
 
-``python -m ecgemm.numerics --plot DIR`` draws the figures (needs matplotlib).
+``python -m ecgemm.numerics --plot DIR`` draws the figures (needs matplotlib);
+``--auto-blocks DIR`` runs the block-scaling study.
 """
 
 from .auto import AutoChoice, auto_choice
+from .auto_blocks import BlockChoice, auto_block_gemm, block_choice
 from .emulator import MODES, TILE_K, gemm, mma, relative_residual
 from .exp_rand import exp_rand
-from .experiments import accumulation_experiment
+from .experiments import accumulation_experiment, block_scaling_study
 from .mantissa import expected_kept_length, kept_length_distribution, mantissa_kept, ulp
 from .rounding import FP16, FP32, TF32, Format, round_to
 from .split import LO_SCALE, METHODS, NATIVE_ROUNDING, reconstruct, split, split_variant
 from .underflow import p_l0, underflow_sampled, underflow_theory
 
 __all__ = [
-    "AutoChoice", "FP16", "FP32", "LO_SCALE", "METHODS", "MODES", "NATIVE_ROUNDING", "TF32", "TILE_K", "Format",
-    "accumulation_experiment", "auto_choice", "exp_rand", "expected_kept_length", "gemm",
+    "AutoChoice", "BlockChoice", "FP16", "FP32", "LO_SCALE", "METHODS", "MODES",
+    "NATIVE_ROUNDING", "TF32", "TILE_K", "Format",
+    "accumulation_experiment", "auto_block_gemm", "auto_choice", "block_choice",
+    "block_scaling_study", "exp_rand", "expected_kept_length", "gemm",
     "kept_length_distribution", "mantissa_kept", "mma", "p_l0", "reconstruct",
     "relative_residual", "round_to", "split", "split_variant", "ulp", "underflow_sampled",
     "underflow_theory",

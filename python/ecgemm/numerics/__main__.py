@@ -1,8 +1,12 @@
-"""python -m ecgemm.numerics: print the paper's tables; --plot DIR draws the figures."""
+"""python -m ecgemm.numerics: print the paper's tables; --plot DIR draws the figures;
+--auto-blocks DIR runs the study of AUTO with per-k-block scales (results.json, table.md)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
 import sys
 
 from .mantissa import expected_kept_length, kept_length_distribution
@@ -24,10 +28,40 @@ def _print_tables() -> None:
               f"| {float(scaled[0]):10.6f} {float(scaled[1]):10.6f}")
 
 
+def _plain(value):
+    """JSON has no Inf or NaN: such numbers are written as the strings "inf", "-inf", "nan"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _plain(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _auto_blocks(outdir: str, workers: int) -> None:
+    from .experiments import block_scaling_study, block_scaling_table
+    results = block_scaling_study(workers=workers)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "results.json"), "w", encoding="utf-8") as f:
+        json.dump(_plain(results), f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(os.path.join(outdir, "table.md"), "w", encoding="utf-8") as f:
+        f.write(block_scaling_table(results))
+    print(os.path.join(outdir, "table.md"))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ecgemm.numerics", description=__doc__)
     parser.add_argument("--plot", metavar="DIR", help="write the PNG figures into DIR")
+    parser.add_argument("--auto-blocks", metavar="DIR",
+                        help="run the per-k-block scaling study, write results.json and table.md")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="processes for --auto-blocks (default 2)")
     args = parser.parse_args(argv)
+    if args.auto_blocks is not None:
+        _auto_blocks(args.auto_blocks, args.workers)
+        return 0
     if args.plot is None:
         _print_tables()
         return 0

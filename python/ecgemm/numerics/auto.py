@@ -39,7 +39,7 @@ class AutoChoice:
         return "tf32tf32" if self.fallback else "halfhalf"
 
 
-def _exponents(x: np.ndarray, axis: int):
+def _exponents(x: np.ndarray, axis):
     """Per slice along `axis`: (exponent of max |x|, exponent of min non-zero |x|, non-zero?,
     finite?)."""
     mag = np.abs(x.astype(np.float32))
@@ -53,13 +53,21 @@ def _exponents(x: np.ndarray, axis: int):
     return top_exp, bottom_exp, top > 0, finite
 
 
-def _side(x: np.ndarray, axis: int):
-    """(scales, every slice fits FP16's route, every slice keeps its elements when scaled,
-    every slice finite)."""
+def _slices(x: np.ndarray, axis):
+    """Per slice along `axis` (an int, or a tuple for a block of several): (scale exponent,
+    fits FP16's route once scaled, keeps its elements once scaled, finite?). One source for
+    the whole-row rule here and the per-k-block one (auto_blocks.py)."""
     top_exp, bottom_exp, nonzero, finite = _exponents(x, axis)
     scale = np.where(nonzero & finite, TOP_EXPONENT - top_exp, 0).astype(np.int64)
     fits = ~nonzero | (bottom_exp + scale >= BOTTOM_EXPONENT)
     keeps = ~nonzero | (bottom_exp + scale >= WIDE_BOTTOM_EXPONENT)
+    return scale, fits, keeps, finite
+
+
+def _side(x: np.ndarray, axis: int):
+    """(scales, every slice fits FP16's route, every slice keeps its elements when scaled,
+    every slice finite)."""
+    scale, fits, keeps, finite = _slices(x, axis)
     return scale, bool(fits.all()), bool(keeps.all()), bool(finite.all())
 
 

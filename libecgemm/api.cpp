@@ -447,9 +447,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* 
   if (family == nullptr || *family == '\0') {
     plan = make_plan(ctx, args);
   } else {
-    Family f;
-    if (!family_by_name(family, &f)) return invalid(0);
-    if (!plan_family(ctx, args, f, &plan)) return ECGEMM_STATUS_NOT_SUPPORTED;
+    FamilyPin pin;
+    if (!family_by_name(family, &pin)) return invalid(0);
+    if (!plan_family(ctx, args, pin, &plan)) return ECGEMM_STATUS_NOT_SUPPORTED;
   }
   if (features != nullptr) {
     const CostFeatures x = plan_features(plan, args, device_info(ctx));

@@ -32,6 +32,8 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedWgmmaHalfHalf: return "fused_wgmma/halfhalf";
     case CostRow::kFusedMmaTf32Tf32: return "fused_mma/tf32tf32";
     case CostRow::kFusedMmaHalfHalf: return "fused_mma/halfhalf";
+    case CostRow::kFusedMma32Tf32Tf32: return "fused_mma32/tf32tf32";
+    case CostRow::kFusedMma32HalfHalf: return "fused_mma32/halfhalf";
     case CostRow::kCount: break;
   }
   return "?";

@@ -35,8 +35,10 @@ enum class CostRow : int {
   kPlanesAuto,
   kFusedWgmmaTf32Tf32,
   kFusedWgmmaHalfHalf,
-  kFusedMmaTf32Tf32,
+  kFusedMmaTf32Tf32,  // fused_mma's 64 x 64 tile
   kFusedMmaHalfHalf,
+  kFusedMma32Tf32Tf32,  // its 32 x 32 tile
+  kFusedMma32HalfHalf,
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -45,11 +45,12 @@ const char* method_name(TcMethod method) {
 constexpr Family kFamilies[] = {Family::kSimt, Family::kGemv, Family::kPlanes,
                                 Family::kFusedWgmma, Family::kFusedMma};
 
-// ECGEMM_FAMILY=<family_name> runs every call that family can run on it (tests, bench);
-// read per call (a getenv is noise next to a launch) so that they can switch it.
-bool pinned_family(Family* family) {
-  const char* pin = std::getenv("ECGEMM_FAMILY");
-  return pin != nullptr && family_by_name(pin, family);
+// ECGEMM_FAMILY=<family_name>[:<tile>] runs every call that family can run on it (tests,
+// bench), with that tile where the family has several; read per call (a getenv is noise
+// next to a launch) so that they can switch it.
+bool pinned_family(FamilyPin* pin) {
+  const char* text = std::getenv("ECGEMM_FAMILY");
+  return text != nullptr && family_by_name(text, pin);
 }
 
 // The corrected modes' Tensor Core products need k above this to be FP32-class: at
@@ -113,6 +114,12 @@ bool usable(const Context& c, Family family) {
   return false;
 }
 
+// A pinned tile the call's products can take (fused_mma's 32 runs the corrected methods;
+// AUTO's products there are tf32tf32's).
+bool pin_fits(const Context& c, const FamilyPin& pin) {
+  return pin.tile != 32 || c.corrected;
+}
+
 struct GridOf {
   const Plan& plan;
   const GemmArgs& args;
@@ -139,7 +146,8 @@ void price(const Context& c, Plan& p) {
 // and epilogues; elsewhere AUTO runs tf32tf32's products, which need no scaling (the
 // fused splits have no room for a statistics pass), and so may the plane route
 // (`method`: the products, where they are not the mode's own).
-Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = std::nullopt) {
+Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = std::nullopt,
+              int tile = 0) {
   const GemmArgs& args = c.args;
   Plan p;
   p.family = family;
@@ -183,7 +191,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       break;
     }
     case Family::kFusedMma: {
-      const FusedMmaPlan f = plan_fused_mma(args, c.dev, c.cap);
+      const FusedMmaPlan f = plan_fused_mma(args, c.dev, c.cap, tile);
       p.bytes = f.bytes;
       p.detail = f;
       break;
@@ -199,6 +207,17 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       q.bytes = other->bytes;
       price(c, q);
       if (q.estimate_us < p.estimate_us) p = q;
+    }
+  }
+  // fused_mma's two tiles likewise, unless one is pinned.
+  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0) {
+    if (const std::optional<FusedMmaPlan> other =
+            fused_mma_alternative(p.method, *f, args, c.dev, c.cap)) {
+      Plan q = p;
+      q.detail = *other;
+      q.bytes = other->bytes;
+      price(c, q);
+      if (q.bytes <= c.cap && q.estimate_us < p.estimate_us) p = q;
     }
   }
   return p;
@@ -302,7 +321,7 @@ struct Describer {
                          f.swapped ? " swapped" : "", f.splits);
   }
   int operator()(const FusedMmaPlan& f) const {
-    return std::snprintf(out, len, "tile=64x64 splits=%d%s", f.splits,
+    return std::snprintf(out, len, "tile=%dx%d splits=%d%s", f.tile, f.tile, f.splits,
                          f.cluster_reduce ? " cluster" : "");
   }
 };
@@ -334,6 +353,8 @@ CostRow cost_row(const Plan& plan) {
     case Family::kFusedWgmma:
       return half ? CostRow::kFusedWgmmaHalfHalf : CostRow::kFusedWgmmaTf32Tf32;
     case Family::kFusedMma:
+      if (std::get<FusedMmaPlan>(plan.detail).tile == 32)
+        return half ? CostRow::kFusedMma32HalfHalf : CostRow::kFusedMma32Tf32Tf32;
       return half ? CostRow::kFusedMmaHalfHalf : CostRow::kFusedMmaTf32Tf32;
   }
   return CostRow::kSimt;
@@ -343,19 +364,28 @@ CostFeatures plan_features(const Plan& plan, const GemmArgs& args, const DeviceI
   return cost_features(std::visit(GridOf{plan, args, dev}, plan.detail), args);
 }
 
-bool family_by_name(const char* name, Family* family) {
-  for (Family f : kFamilies)
-    if (std::strcmp(name, family_name(f)) == 0) {
-      *family = f;
-      return true;
-    }
+bool family_by_name(const char* name, FamilyPin* pin) {
+  const char* colon = std::strchr(name, ':');
+  const size_t length = colon ? static_cast<size_t>(colon - name) : std::strlen(name);
+  for (Family f : kFamilies) {
+    if (std::strlen(family_name(f)) != length || std::strncmp(name, family_name(f), length) != 0)
+      continue;
+    pin->family = f;
+    pin->tile = 0;
+    if (colon == nullptr) return true;
+    // Only fused_mma has tiles to choose: "fused_mma:32" or "fused_mma:64".
+    if (f != Family::kFusedMma) return false;
+    if (std::strcmp(colon + 1, "32") == 0) pin->tile = 32;
+    else if (std::strcmp(colon + 1, "64") == 0) pin->tile = 64;
+    return pin->tile != 0;
+  }
   return false;
 }
 
-bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, Family family, Plan* plan) {
+bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, const FamilyPin& pin, Plan* plan) {
   const Context c = context(ctx, args);
-  if (!usable(c, family)) return false;
-  *plan = plan_for(c, family);
+  if (!usable(c, pin.family) || !pin_fits(c, pin)) return false;
+  *plan = plan_for(c, pin.family, std::nullopt, pin.tile);
   return plan->bytes <= c.cap;
 }
 
@@ -377,9 +407,9 @@ DeviceInfo device_info(const ecgemmContext& ctx) {
 
 Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args) {
   const Context c = context(ctx, args);
-  Family pinned;
-  if (pinned_family(&pinned) && usable(c, pinned)) {
-    Plan p = plan_for(c, pinned);
+  FamilyPin pinned;
+  if (pinned_family(&pinned) && usable(c, pinned.family) && pin_fits(c, pinned)) {
+    Plan p = plan_for(c, pinned.family, std::nullopt, pinned.tile);
     if (p.bytes <= c.cap) return p;
   }
   return cheapest(c);

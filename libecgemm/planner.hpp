@@ -29,6 +29,13 @@ enum class Family {
 };
 const char* family_name(Family family);
 
+// A family, and the tile where a family offers several (0: the planner's choice). Spelt
+// "<family_name>" or "<family_name>:<tile>" in ECGEMM_FAMILY (fused_mma:32, fused_mma:64).
+struct FamilyPin {
+  Family family = Family::kSimt;
+  int tile = 0;
+};
+
 struct Plan {
   Family family = Family::kSimt;
   TcMethod method = TcMethod::kTf32Tf32;  // the Tensor Core products (kPlanes, kFused*)
@@ -56,8 +63,8 @@ std::string describe(const Plan& plan);
 
 // The plan one family would run (the planner's choice of family skipped), within the
 // cap; false where the family cannot run the call. For the cost model's calibration.
-bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, Family family, Plan* plan);
-bool family_by_name(const char* name, Family* family);
+bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, const FamilyPin& pin, Plan* plan);
+bool family_by_name(const char* name, FamilyPin* pin);
 
 // The cost model's inputs for a plan (tools/fit_cost_model.py reads them).
 CostRow cost_row(const Plan& plan);

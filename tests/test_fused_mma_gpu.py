@@ -1,9 +1,11 @@
 """The fused mma.sync family (FP32 tiles staged by cp.async, split in registers;
-ECGEMM_FAMILY=fused_mma) on the corrected modes, every transpose, 16-byte and 4-byte copies,
-ragged edges, split-K and both batch forms, against an FP64 product and cuBLAS SGEMM on
-the same inputs; and on the one-pass modes and Markidis, whose batches it runs where the
-wgmma families are absent."""
+ECGEMM_FAMILY=fused_mma:64 and fused_mma:32, each of its tiles) on the corrected modes, every
+transpose, 16-byte and 4-byte copies, ragged edges, split-K and both batch forms, against an
+FP64 product and cuBLAS SGEMM on the same inputs; and on the one-pass modes and Markidis
+(64-wide tile only), whose batches it runs where the wgmma families are absent."""
 import pytest
+
+import ecgemm
 
 from test_c_abi_gpu import (STATUS, ColMajor, check_nan_inf_alpha_beta, check_product, cublas_sgemm,
                             handle, make_problem, rel, sgemm, torch)  # noqa: F401 (handle: fixture)
@@ -24,9 +26,28 @@ SHAPES = [(1, 1, 1), (64, 64, 64), (130, 257, 300), (1, 700, 513), (257, 129, 64
           (33, 40, 20000), (128, 128, 16384 + 17), (300, 390, 1000)]
 
 
-@pytest.fixture(autouse=True)
-def mma_route(monkeypatch):
-    monkeypatch.setenv("ECGEMM_FAMILY", "fused_mma")
+TILES = [64, 32]
+
+
+@pytest.fixture(autouse=True, params=TILES, ids=["tile64", "tile32"])
+def tile(request, monkeypatch):
+    monkeypatch.setenv("ECGEMM_FAMILY", f"fused_mma:{request.param}")
+    return request.param
+
+
+@pytest.fixture
+def one_pass_tile(tile):
+    if tile != 64:
+        pytest.skip("the 32-wide tile runs the corrected methods only (fused_mma.hpp)")
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (100, 33, 70), (300, 390, 1000)])
+def test_plan_takes_the_pinned_tile(tile, mode, m, n, k):
+    a = torch.ones((m, k), device="cuda")
+    b = torch.ones((k, n), device="cuda")
+    products = "tf32tf32" if mode == "auto" else mode  # AUTO runs tf32tf32's products here
+    assert f"family=fused_mma method={products} tile={tile}x{tile} " in ecgemm.explain(a, b, mode=mode)
 
 
 @pytest.mark.parametrize("mode", CORRECTED)
@@ -42,7 +63,7 @@ def test_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("m,n,k", [(64, 64, 64), (130, 257, 300), (257, 129, 64 * 37 + 5),
                                    (33, 40, 20000)])
-def test_other_modes_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k):
+def test_other_modes_against_fp64_and_cublas(handle, one_pass_tile, mode, ta, tb, m, n, k):
     # Each mode's class (expected_class_ok): one pass visibly not FP32, Markidis between.
     check_product(handle, mode, ta, tb, m, n, k, 0, 0, seed=m + n + k)
 
@@ -51,7 +72,9 @@ def test_other_modes_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k):
 @pytest.mark.parametrize("mode", CORRECTED + OTHER_MODES)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("m,n,k,ld_pad", [(64, 64, 64, 0), (7, 33, 127, 1), (65, 130, 300, 0)])
-def test_batches(handle, form, mode, ta, tb, m, n, k, ld_pad):
+def test_batches(handle, tile, form, mode, ta, tb, m, n, k, ld_pad):
+    if tile == 32 and mode in OTHER_MODES:
+        pytest.skip("the 32-wide tile runs the corrected methods only (fused_mma.hpp)")
     if ld_pad:  # padded ld, odd strides: the 4-byte path
         a, b, c = operands(ta, tb, m, n, k, count=3)
     else:  # packed, 16-byte aligned products: the 16-byte path
@@ -82,3 +105,20 @@ def test_positive_data_long_k(handle, mode):
     ref = a.view().double() @ b.view().double()
     res, res_cublas = rel(c.view(), ref), rel(cublas_sgemm(a.view(), b.view()), ref)
     assert res <= res_cublas, (res, res_cublas)
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", [(70, 45, 100), (33, 129, 31), (128, 64, 257)])
+def test_tiles_give_the_same_bits(handle, monkeypatch, tile, mode, ta, tb, m, n, k):
+    # A batch is not split, and each output sums the same k-steps in the same order in
+    # either tile: the 32-wide tile must give the 64-wide one's bits.
+    if tile != 32:
+        pytest.skip("compares the 32-wide tile with the 64-wide one")
+    a, b, c32 = operands(ta, tb, m, n, k, count=4)
+    assert batched(handle, "strided", mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c32) == STATUS["SUCCESS"]
+    monkeypatch.setenv("ECGEMM_FAMILY", "fused_mma:64")
+    c64 = Stack(4, m, n, c32.ld, c32.stride, fill=NAN)
+    assert batched(handle, "strided", mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c64) == STATUS["SUCCESS"]
+    check_batch(mode, ta, tb, k, a, b, c32)
+    assert torch.equal(c32.views().view(torch.int32), c64.views().view(torch.int32))

@@ -28,7 +28,8 @@ import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 
 FEATURES = ("1", "launches", "waves", "serial", "megabytes", "chain")
 ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
-        "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf")  # CostRow's order
+        "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf", "fused_mma32/tf32tf32",
+        "fused_mma32/halfhalf")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "stream": "simt/stream", "dot": "simt/dot", "strips": "simt/strips"}
@@ -107,6 +108,8 @@ def cost_row(text):
         return f"gemv/{fields['layout']}"
     if family == "simt":
         return SIMT_ROWS.get(fields["tile"], "simt")
+    if family == "fused_mma" and fields.get("tile") == "32x32":
+        return f"fused_mma32/{method}"
     return f"{family}/{method}"
 
 
@@ -166,7 +169,11 @@ def planner_picks(results, planner, points):
                 # AUTO's planes without its scaling are tf32tf32's planes (timed in that mode).
                 source = "tf32tf32" if mode == "auto" and fields["family"] == "planes" and \
                     fields["method"] == "tf32tf32" else mode
-                picks[(row["id"], mode)] = (text, timed.get((row["id"], source, fields["family"])))
+                # A family pinned with its tile ("fused_mma:32", planner.hpp: FamilyPin), or without.
+                pins = [f"{fields['family']}:{fields['tile'].split('x')[0]}"] if "tile" in fields else []
+                us = next((timed[k] for k in [(row["id"], source, f) for f in pins + [fields["family"]]]
+                           if k in timed), None)
+                picks[(row["id"], mode)] = (text, us)
     return picks
 
 
@@ -225,6 +232,8 @@ def report(results, points, mismatched, coefs, quality, choices, picks):
     for mode in sorted({m for _, m in picks}):
         got = [(by_case[key], us) for key, (_, us) in picks.items() if key[1] == mode and us and key in by_case]
         x = [c["cublas_us"] / us for c, us in got]
+        if not x:
+            continue
         lines.append(f"| {mode} | {len(got)} | {geomean(x):.2f} | {sum(v >= 0.95 for v in x) / len(x):.0%} | "
                      f"{geomean([us / c['best_us'] for c, us in got]):.3f} |")
     return "\n".join(lines) + "\n"

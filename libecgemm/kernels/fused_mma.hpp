@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "kernels/common/grid_shape.hpp"
 #include "kernels/common/method.hpp"
@@ -13,6 +14,7 @@
 namespace ecgemm::detail {
 
 struct FusedMmaPlan {
+  int tile = 64;        // the CTA's T x T tile of C: 64, or 32 for the corrected methods
   int splits = 1;       // split-K factor (deterministic reduction); 1 for batches
   int64_t k_chunk = 0;  // k per split, a whole number of the kernel's k stage
   // sm_90: the splits (at most 8) of a tile form a cluster and add their sums in
@@ -30,9 +32,19 @@ struct FusedMmaPlan {
 // families are absent.
 bool fused_mma_usable(const DeviceInfo& dev);
 
-// `max_bytes` caps the partials (a user workspace that cannot grow).
+// `max_bytes` caps the partials (a user workspace that cannot grow). `tile` 0: 64.
 FusedMmaPlan plan_fused_mma(const GemmArgs& args, const DeviceInfo& dev,
-                             size_t max_bytes = SIZE_MAX);
+                            size_t max_bytes = SIZE_MAX, int tile = 0);
+
+// The 32-wide plan the planner may price beside a 64-wide `plan` (each tile has its cost
+// row; the cheaper runs), for the corrected methods where it can win: a side of C at most
+// 32 wide (the 64-wide tile computes twice what it stores), or a latency-bound plan (its
+// CTAs fit one wave) that the 32-wide tile runs with no longer k a CTA. Elsewhere it lost
+// on the calibration sample, 1.3-1.9x the 64-wide tile's time, where the cost model's fit
+// does not separate the two (bench/results/latency-2026-11-25, call 2).
+std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMmaPlan& plan,
+                                                  const GemmArgs& args, const DeviceInfo& dev,
+                                                  size_t max_bytes);
 
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);
 

@@ -1,5 +1,7 @@
 // The fused_mma family (mma.sync, sm_80 and newer; split inside the CTA). A CTA of four
-// warps owns a 64 x 64 tile of C. Per 32-wide k stage: cp.async copies 64 x 32 FP32 panels
+// warps owns a T x T tile of C, T = 64 or 32 (the planner prices both: a small grid
+// of 32-wide tiles runs more CTAs, each a shorter chain, and wastes less of a side
+// narrower than 64). Per 32-wide k stage: cp.async copies T x 32 FP32 panels
 // of op(A) and op(B)^T into shared memory in the caller's layout (its contiguous index
 // stays contiguous, so 16-byte chunks copy straight through, zero-filled at the edges;
 // one FP32 stage, refilled while the products of the previous one run); the CTA splits
@@ -41,10 +43,21 @@
 namespace ecgemm::detail {
 namespace {
 
-constexpr int kTile = 64;  // rows and columns of C per CTA
 constexpr int kBK = 32;    // k per pipeline stage
-constexpr int kThreads = 128;  // 2 x 2 warps, each 32 x 32 of C
-constexpr int kCtasPerSm = 4;  // 54 KB of shared memory (TF32) and <= 128 registers a thread
+constexpr int kThreads = 128;  // 2 x 2 warps, each T/2 x T/2 of C
+
+// The CTA's tile side T and what follows from it. 64: 54 KB of shared memory (TF32) and
+// <= 128 registers a thread for four CTAs an SM; 32: 28 KB and a quarter of the
+// accumulators, six CTAs an SM.
+template <int kT>
+struct TileShape {
+  static_assert(kT == 64 || kT == 32, "fused_mma's tiles: 64 or 32 (fused_mma.hpp)");
+  static constexpr int kTile = kT;
+  static constexpr int kCtasPerSm = kT == 64 ? 4 : 6;
+  // Thread t splits kSplitRun values of row t % T of each operand panel, k from
+  // kSplitRun * (t / T): 16-byte reads (K-major panel) or T consecutive rows a warp.
+  static constexpr int kSplitRun = kT * kBK / kThreads;
+};
 // k per split, at least: one stage. Latency-bound small products want many short splits
 // (H200, GPU time, 256^3 tf32tf32: 32 -> 7.4 us, 64 -> 8.6, 256 -> 14.8; cuBLAS 8.2).
 constexpr int64_t kMinSplitK = 32;
@@ -53,31 +66,33 @@ constexpr int64_t kMinSplitK = 32;
 // cuBLAS's residual; every plan within this bound stays at or below it, tests/).
 constexpr int64_t kMaxChunkK = 4096;
 constexpr int kMaxSplits = 4096;
-constexpr int64_t kClusterSplits = 8;  // the portable cluster size
 constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_fused_mma)
 constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound below
 
 // Every Tensor Core method: the corrected ones (the family's purpose), and the one-pass
 // modes and Markidis, which batches take here where the wgmma families are absent.
-template <TcMethod M>
+template <TcMethod M, int kT>
 struct Method {
+  static constexpr int kTile = kT;
   static constexpr bool kHalf = uses_half(M);
   // The split rows: kBK values of 2 or 4 bytes, +16 bytes so that the 8 rows of an
   // ldmatrix phase (and of a quarter-warp's 16-byte stores) fall in distinct banks.
   static constexpr int kRowPitch = kBK * (kHalf ? 2 : 4) + 16;
   static constexpr int kPlaneBytes = kTile * kRowPitch;
   static constexpr int kSteps = kBK * (kHalf ? 2 : 4) / kKStepBytes;  // MMA k-steps a stage
-  // What sm80/fragments.cuh reads.
-  static constexpr int kWarpTileM = 32, kWarpTileN = 32, kFragsM = 2, kFragsN = 4;
+  // What sm80/fragments.cuh reads: m16n8 fragments over the warp's T/2 x T/2.
+  static constexpr int kWarpTileM = kT / 2, kWarpTileN = kT / 2;
+  static constexpr int kFragsM = kWarpTileM / 16, kFragsN = kWarpTileN / 8;
 };
 
-// One operand's FP32 panel in a stage: 64 rows (of op(A), or of op(B)^T) x kBK. kKMajor:
+// One operand's FP32 panel in a stage: T rows (of op(A), or of op(B)^T) x kBK. kKMajor:
 // k is the caller's contiguous index, stored [row][k], pitch = 4 (mod 32) words so that a
 // quarter-warp's 16-byte reads of 8 rows are conflict-free; else [k][row], where a warp
 // reads 32 consecutive rows. Rows stay 16-byte aligned for cp.async.
-template <bool kKMajorPanel>
+template <bool kKMajorPanel, int kT>
 struct Panel {
   static constexpr bool kKMajor = kKMajorPanel;
+  static constexpr int kTile = kT;
   static constexpr int kPitch = kKMajor ? kBK + 4 : kTile + 4;
   static constexpr int kFloats = (kKMajor ? kTile : kBK) * kPitch;
   __device__ static constexpr int at(int r, int kk) {
@@ -85,17 +100,18 @@ struct Panel {
   }
 };
 
-template <TcMethod M, bool kAKMajor, bool kBKMajor>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor>
 struct Layout {
-  using PA = Panel<kAKMajor>;
-  using PB = Panel<kBKMajor>;
+  using Me = Method<M, kT>;
+  using PA = Panel<kAKMajor, kT>;
+  using PB = Panel<kBKMajor, kT>;
   static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
   // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo.
   static constexpr int kSplitOffset = kStageFloats * 4;
-  static constexpr int kSmemBytes = kSplitOffset + 4 * Method<M>::kPlaneBytes;
+  static constexpr int kSmemBytes = kSplitOffset + 4 * Me::kPlaneBytes;
 };
 
-// One thread's share of copying a 64 x kBK panel per stage: kChunks 16-byte chunks of
+// One thread's share of copying a T x kBK panel per stage: kChunks 16-byte chunks of
 // four elements along the caller's contiguous index, kThreads chunks apart, which is a
 // fixed number of lines (rows of a K-major panel, k of the other) apart. Zeros past the
 // operand's rows and past the split's k end. 16-byte copies where the operand is 16-byte
@@ -103,14 +119,14 @@ struct Layout {
 // nothing; its address is op.p). The addressing is set up once, not per stage.
 template <class P>
 struct PanelLoader {
-  static constexpr int kLine = (P::kKMajor ? kBK : kTile) / 4;  // chunks a line
-  static constexpr int kChunks = kTile * kBK / 4 / kThreads;
+  static constexpr int kLine = (P::kKMajor ? kBK : P::kTile) / 4;  // chunks a line
+  static constexpr int kChunks = P::kTile * kBK / 4 / kThreads;
   static constexpr int kLineStep = kThreads / kLine;  // lines between a thread's chunks
   const float* src;      // chunk 0 at the current stage
   int64_t line_stride;   // between lines, in memory
   int64_t stage_stride;  // kBK of k, in memory
   int line0, pos;        // chunk 0's line and place in it (elements)
-  int rows_left;         // operand rows from the tile's first on (at most 64)
+  int rows_left;         // operand rows from the tile's first on (at most T)
 
   __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin) {
     line0 = threadIdx.x / kLine;
@@ -118,7 +134,7 @@ struct PanelLoader {
     const int r = P::kKMajor ? line0 : pos, kk = P::kKMajor ? pos : line0;
     line_stride = P::kKMajor ? op.stride_r : op.stride_k;
     stage_stride = kBK * op.stride_k;
-    rows_left = static_cast<int>(min(op.rows - r0, int64_t(kTile)));
+    rows_left = static_cast<int>(min(op.rows - r0, int64_t(P::kTile)));
     src = op.p + (r0 + r) * op.stride_r + (k_begin + kk) * op.stride_k;
   }
 
@@ -158,11 +174,7 @@ struct PanelLoader {
   }
 };
 
-// Thread t splits 16 values of row t % 64 of each operand panel, k from 16 * (t / 64):
-// the values come in as 16-byte reads (K-major panel) or from 32 consecutive rows a warp.
-constexpr int kSplitRun = kTile * kBK / kThreads;
-
-template <class P>
+template <class P, int kSplitRun>
 __device__ __forceinline__ void read_run(float (&v)[kSplitRun], const float* panel, int r, int k0) {
   if constexpr (P::kKMajor) {
 #pragma unroll
@@ -179,9 +191,9 @@ __device__ __forceinline__ void read_run(float (&v)[kSplitRun], const float* pan
 // The run's hi and lo parts to `hi` / `lo` (its place in the split rows), 16 bytes of
 // each part a store, so that few parts are live beside the accumulators. kPlain: split.cuh's
 // branch-free forms, for runs whose every value allows them.
-template <TcMethod M, bool kPlain>
+template <TcMethod M, bool kPlain, int kSplitRun>
 __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* hi, char* lo) {
-  if constexpr (Method<M>::kHalf) {
+  if constexpr (uses_half(M)) {
 #pragma unroll
     for (int q = 0; q < kSplitRun / 8; ++q) {
       __half2 h[4], l[4];
@@ -217,39 +229,42 @@ __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* h
 
 // One test for the whole run (finite, no rounding past FP16's or FP32's range: the common
 // case), then one branch: testing per value left ~6 branches a value in the loop.
-template <TcMethod M>
+template <TcMethod M, int kSplitRun>
 __device__ __forceinline__ void split_run(const float (&v)[kSplitRun], char* hi, char* lo) {
   uint32_t widest = 0;
 #pragma unroll
   for (int j = 0; j < kSplitRun; ++j) widest = max(widest, float_bits(v[j]) & 0x7fffffffu);
-  const bool plain = Method<M>::kHalf ? half_plain(bits_float(widest)) : tf32_plain(bits_float(widest));
+  const bool plain = uses_half(M) ? half_plain(bits_float(widest)) : tf32_plain(bits_float(widest));
   if (plain) store_parts<M, true>(v, hi, lo);
   else store_parts<M, false>(v, hi, lo);
 }
 
 // Both panels of one stage into the split rows (planes A_hi, B_hi, A_lo, B_lo).
-template <TcMethod M, class PA, class PB>
+template <TcMethod M, int kT, class PA, class PB>
 __device__ __forceinline__ void split_stage(const float* stage, char* split) {
-  using Me = Method<M>;
-  const int r = threadIdx.x % kTile, k0 = threadIdx.x / kTile * kSplitRun;
+  using Me = Method<M, kT>;
+  constexpr int kRun = TileShape<kT>::kSplitRun;
+  const int r = threadIdx.x % kT, k0 = threadIdx.x / kT * kRun;
   const int at = r * Me::kRowPitch + k0 * (Me::kHalf ? 2 : 4);
-  float v[kSplitRun];
+  float v[kRun];
   read_run<PA>(v, stage, r, k0);
   split_run<M>(v, split + at, split + 2 * Me::kPlaneBytes + at);
   read_run<PB>(v, stage + PA::kFloats, r, k0);
   split_run<M>(v, split + Me::kPlaneBytes + at, split + 3 * Me::kPlaneBytes + at);
 }
 
+template <class Me>
 struct Accumulators {
-  float promoted[2][4][4];    // hi·hi (each product added by an FP32 add), or the only one
-  float correction[2][4][4];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+  // hi·hi (each product added by an FP32 add), or the only one
+  float promoted[Me::kFragsM][Me::kFragsN][4];
+  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+  float correction[Me::kFragsM][Me::kFragsN][4];
 };
 
-// One k-step of the warp's 32 x 32: B's hi/lo fragments, then A's a row at a time.
-template <TcMethod M>
-__device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int warp_m,
+// One k-step of the warp's T/2 x T/2: B's hi/lo fragments, then A's a row at a time.
+template <TcMethod M, class Me>
+__device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, int warp_m,
                                          int warp_n, int lane, int step) {
-  using Me = Method<M>;
   Frags<Me> hi, lo;
   load_frags_b<Me>(hi, split + Me::kPlaneBytes, warp_n, lane, step);
   if constexpr (uses_lo(M)) load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
@@ -266,52 +281,63 @@ __device__ __forceinline__ void mma_step(Accumulators& acc, uint32_t split, int 
 }
 
 // The value a fragment element stores (common/epilogue.cuh).
-template <TcMethod M>
-__device__ __forceinline__ float finished(const Accumulators& acc, int mi, int ni, int x) {
+template <TcMethod M, class Me>
+__device__ __forceinline__ float finished(const Accumulators<Me>& acc, int mi, int ni, int x) {
   return finish_sum<M>(acc.promoted[mi][ni][x], acc.correction[mi][ni][x]);
 }
 
 // Split-K through a thread-block cluster (sm_90): the splits of a tile are one cluster
-// along z. Each CTA leaves its finished 64 x 64 sums in its own shared memory; after a
+// along z. Each CTA leaves its finished T x T sums in its own shared memory; after a
 // cluster barrier CTA r adds the r-th share of the tile over every CTA's sums, in split
 // order (deterministic), and stores it. No partials in global memory, no second launch:
 // at 256^3 the reduction kernel cost as much GPU time as the products.
-constexpr int kSumsPitch = kTile + 4;  // column pitch: lanes (g, t) hit banks 8t + g
-constexpr int kSumsBytes = kTile * kSumsPitch * 4;
+constexpr int64_t kClusterSplits = 8;  // the portable cluster size
 
-template <TcMethod M>
-__device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const GemmArgs& args,
+template <int kT>
+constexpr int sums_pitch() { return kT + 4; }  // column pitch: lanes (g, t) hit banks 8t + g
+
+template <TcMethod M, class Me>
+__device__ __forceinline__ void reduce_in_cluster(const Accumulators<Me>& acc, const GemmArgs& args,
                                                   const Tile& tile, int64_t z, float* sums,
                                                   int warp_m, int warp_n, int lane) {
 #if __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
+  constexpr int kT = Me::kTile, kPitch = sums_pitch<kT>();
   const cg::cluster_group cluster = cg::this_cluster();
   const int g = lane / 4, t = lane % 4;
   __syncthreads();  // the sums overwrite split rows the last products read
 #pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
+  for (int mi = 0; mi < Me::kFragsM; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
+    for (int ni = 0; ni < Me::kFragsN; ++ni)
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
-        const int r = warp_m * 32 + mi * 16 + (x / 2) * 8 + g;
-        const int c = warp_n * 32 + ni * 8 + 2 * t + x % 2;
-        sums[c * kSumsPitch + r] = finished<M>(acc, mi, ni, x);
+        const int r = warp_m * Me::kWarpTileM + mi * 16 + (x / 2) * 8 + g;
+        const int c = warp_n * Me::kWarpTileN + ni * 8 + 2 * t + x % 2;
+        sums[c * kPitch + r] = finished<M>(acc, mi, ni, x);
       }
   cluster.sync();  // every split's sums are in place (release / acquire)
   const int splits = static_cast<int>(cluster.num_blocks());
   const int rank = static_cast<int>(cluster.block_rank());
-  const int rows_left = static_cast<int>(min(args.m - tile.m0, int64_t(kTile)));
-  const int cols_left = static_cast<int>(min(args.n - tile.n0, int64_t(kTile)));
+  const int rows_left = static_cast<int>(min(args.m - tile.m0, int64_t(kT)));
+  const int cols_left = static_cast<int>(min(args.n - tile.n0, int64_t(kT)));
   const Epilogue epi = Epilogue::of(args.scalars, true);
   float* const c = batch_c(args, z) + tile.n0 * args.ldc + tile.m0;
-  const int first = kTile * kTile * rank / splits, last = kTile * kTile * (rank + 1) / splits;
+  const int first = kT * kT * rank / splits, last = kT * kT * (rank + 1) / splits;
   epi.visit([&](const auto& e) {
     for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
-      const int col = idx / kTile, row = idx % kTile;
+      const int col = idx / kT, row = idx % kT;
       if (row >= rows_left || col >= cols_left) continue;
+      // Every split's value is requested before the first is added: the remote reads
+      // overlap instead of each waiting for the last add. The adds keep split order.
+      float part[kClusterSplits];
+#pragma unroll
+      for (int s = 0; s < kClusterSplits; ++s)
+        part[s] = s < splits ? cluster.map_shared_rank(sums, s)[col * kPitch + row] : 0.0f;
       float v = 0.0f;
-      for (int s = 0; s < splits; ++s) v += cluster.map_shared_rank(sums, s)[col * kSumsPitch + row];
+#pragma unroll
+      for (int s = 0; s < kClusterSplits; ++s)
+        if (s < splits) v += part[s];
       e.store(c + col * args.ldc + row, v);
     }
   });
@@ -324,12 +350,13 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators& acc, const
 // grid: x output tiles, y products of the batch (from args.batch.first), z k splits
 // (a cluster that reduces in shared memory, or each writes its m x n partial sums and
 // a reduction kernel adds them in order).
-template <TcMethod M, bool kAKMajor, bool kBKMajor>
-__global__ void __launch_bounds__(kThreads, kCtasPerSm)
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor>
+__global__ void __launch_bounds__(kThreads, TileShape<kT>::kCtasPerSm)
 fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                  float* partials, bool cluster_reduce) {
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
-  using L = Layout<M, kAKMajor, kBKMajor>;
+  using L = Layout<M, kT, kAKMajor, kBKMajor>;
+  using Me = typename L::Me;
   using PA = typename L::PA;
   using PB = typename L::PB;
   extern __shared__ __align__(16) char smem[];
@@ -340,7 +367,7 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   // Per product: a pointer-array batch's alignment is known only here.
   const bool vec_a = (reinterpret_cast<uintptr_t>(a.p) & 15) == 0 && args.lda % 4 == 0;
   const bool vec_b = (reinterpret_cast<uintptr_t>(b.p) & 15) == 0 && args.ldb % 4 == 0;
-  const Tile tile = raster_tile(tiles_m, tiles_n, kTile, kTile);
+  const Tile tile = raster_tile(tiles_m, tiles_n, kT, kT);
   const int64_t k_begin = blockIdx.z * k_chunk;  // < k: the plan has no empty split
   const int64_t k_end = min(args.k, k_begin + k_chunk);
   const int count = static_cast<int>((k_end - k_begin + kBK - 1) / kBK);
@@ -355,11 +382,11 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int warp_m = warp / 2, warp_n = warp % 2;
-  Accumulators acc;
+  Accumulators<Me> acc;
 #pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
+  for (int mi = 0; mi < Me::kFragsM; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
+    for (int ni = 0; ni < Me::kFragsN; ++ni)
 #pragma unroll
       for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] = acc.correction[mi][ni][x] = 0.0f;
 
@@ -368,12 +395,12 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   for (int i = 0; i < count; ++i) {
     cp_async_wait<0>();
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
-    split_stage<M, PA, PB>(reinterpret_cast<const float*>(smem), smem + L::kSplitOffset);
+    split_stage<M, kT, PA, PB>(reinterpret_cast<const float*>(smem), smem + L::kSplitOffset);
     __syncthreads();  // the split rows are complete and the FP32 stage is free:
     if (i + 1 < count) load_stage(i + 1);  // its refill runs beside this stage's products
     cp_async_commit();
 #pragma unroll 1
-    for (int step = 0; step < Method<M>::kSteps; ++step)
+    for (int step = 0; step < Me::kSteps; ++step)
       mma_step<M>(acc, split, warp_m, warp_n, lane, step);
   }
 
@@ -381,25 +408,27 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
     return reduce_in_cluster<M>(acc, args, tile, z, reinterpret_cast<float*>(smem), warp_m,
                                 warp_n, lane);
   // Fragment (mi, ni) holds rows g, g + 8 and columns 2t, 2t + 1 of its 16 x 8 tile:
-  // 4 row offsets and 8 column offsets from this thread's first element serve all 32.
+  // 2 kFragsM row offsets and 2 kFragsN column offsets from this thread's first element
+  // serve all of its values.
   const Epilogue epi = Epilogue::of(args.scalars, gridDim.z == 1);
   const int g = lane / 4, t = lane % 4;
-  const int64_t row0 = tile.m0 + warp_m * 32 + g, col0 = tile.n0 + warp_n * 32 + 2 * t;
+  const int64_t row0 = tile.m0 + warp_m * Me::kWarpTileM + g;
+  const int64_t col0 = tile.n0 + warp_n * Me::kWarpTileN + 2 * t;
   const int64_t ld = epi.direct ? args.ldc : args.m;
   float* out = epi.direct ? batch_c(args, z) : partials + blockIdx.z * args.m * args.n;
   out += col0 * ld + row0;
-  const int rows_left = static_cast<int>(min(args.m - row0, int64_t(kTile)));
-  const int cols_left = static_cast<int>(min(args.n - col0, int64_t(kTile)));
+  const int rows_left = static_cast<int>(min(args.m - row0, int64_t(kT)));
+  const int cols_left = static_cast<int>(min(args.n - col0, int64_t(kT)));
   epi.visit([&](const auto& e) {
 #pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
+    for (int ni = 0; ni < Me::kFragsN; ++ni)
 #pragma unroll
       for (int xc = 0; xc < 2; ++xc) {
         const int dc = ni * 8 + xc;
         if (dc >= cols_left) continue;
         float* column = out + dc * ld;
 #pragma unroll
-        for (int mi = 0; mi < 2; ++mi)
+        for (int mi = 0; mi < Me::kFragsM; ++mi)
 #pragma unroll
           for (int xr = 0; xr < 2; ++xr) {
             const int dr = mi * 16 + xr * 8;
@@ -410,15 +439,15 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   });
 }
 
-template <TcMethod M, bool kAKMajor, bool kBKMajor>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor>
 cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  using L = Layout<M, kAKMajor, kBKMajor>;
-  static_assert(L::kSmemBytes >= kSumsBytes, "the cluster reduction's sums fit the stages");
-  constexpr auto kernel = fused_mma_kernel<M, kAKMajor, kBKMajor>;
+  using L = Layout<M, kT, kAKMajor, kBKMajor>;
+  static_assert(L::kSmemBytes >= kT * sums_pitch<kT>() * 4, "the cluster's sums fit the stages");
+  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
-  const int64_t tiles_m = (g.m + kTile - 1) / kTile, tiles_n = (g.n + kTile - 1) / kTile;
+  const int64_t tiles_m = (g.m + kT - 1) / kT, tiles_n = (g.n + kT - 1) / kT;
   if (tiles_m * tiles_n > INT32_MAX) return cudaErrorInvalidConfiguration;
   const unsigned cluster = plan.cluster_reduce ? static_cast<unsigned>(plan.splits) : 0;
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
@@ -431,15 +460,27 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
 // op(A) is K-major when A is transposed, op(B)^T when B is not.
+template <TcMethod M, int kT>
+cudaError_t launch_tile(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
+                        const DeviceInfo& dev, cudaStream_t stream) {
+  if (g.trans_a) {
+    return g.trans_b ? launch_layout<M, kT, true, false>(g, plan, partials, dev, stream)
+                     : launch_layout<M, kT, true, true>(g, plan, partials, dev, stream);
+  }
+  return g.trans_b ? launch_layout<M, kT, false, false>(g, plan, partials, dev, stream)
+                   : launch_layout<M, kT, false, true>(g, plan, partials, dev, stream);
+}
+
+// The 32-wide tile serves the corrected methods, the family's purpose; the one-pass
+// modes and Markidis (batches without wgmma) keep the 64-wide one (plan_fused_mma).
 template <TcMethod M>
 cudaError_t launch_method(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  if (g.trans_a) {
-    return g.trans_b ? launch_layout<M, true, false>(g, plan, partials, dev, stream)
-                     : launch_layout<M, true, true>(g, plan, partials, dev, stream);
+  if constexpr (scheme_of(M) == Scheme::kCorrected) {
+    if (plan.tile == 32) return launch_tile<M, 32>(g, plan, partials, dev, stream);
   }
-  return g.trans_b ? launch_layout<M, false, false>(g, plan, partials, dev, stream)
-                   : launch_layout<M, false, true>(g, plan, partials, dev, stream);
+  if (plan.tile != 64) return cudaErrorInvalidValue;
+  return launch_tile<M, 64>(g, plan, partials, dev, stream);
 }
 
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.
@@ -456,13 +497,38 @@ bool cluster_usable(const DeviceInfo& dev) {
 
 bool fused_mma_usable(const DeviceInfo& dev) { return dev.cc_major >= 8; }
 
-FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes) {
+namespace {
+
+int64_t tiles_of(const GemmArgs& g, int tile) {
+  return ((g.m + tile - 1) / tile) * ((g.n + tile - 1) / tile);
+}
+
+int ctas_per_sm(int tile) { return tile == 64 ? TileShape<64>::kCtasPerSm : TileShape<32>::kCtasPerSm; }
+
+}  // namespace
+
+std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMmaPlan& plan,
+                                                  const GemmArgs& g, const DeviceInfo& dev,
+                                                  size_t max_bytes) {
+  if (scheme_of(method) != Scheme::kCorrected || plan.tile != 64) return std::nullopt;
+  const FusedMmaPlan small = plan_fused_mma(g, dev, max_bytes, 32);
+  if (!small.fits) return std::nullopt;
+  const GridShape wide = fused_mma_grid(g, plan, dev);
+  const bool narrow = std::min(g.m, g.n) <= 32;
+  const bool latency_bound = wide.ctas <= wide.resident && small.k_chunk <= plan.k_chunk;
+  if (!narrow && !latency_bound) return std::nullopt;
+  return small;
+}
+
+FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes,
+                            int tile) {
   FusedMmaPlan p;
+  p.tile = tile != 0 ? tile : 64;
   p.k_chunk = round_up(g.k, kBK);
   p.fits = p.k_chunk <= kMaxChunkK;
   if (g.batch.batched()) return p;  // the products fill the GPU; no partials per product
-  const int64_t tiles = ((g.m + kTile - 1) / kTile) * ((g.n + kTile - 1) / kTile);
-  const int64_t resident = static_cast<int64_t>(dev.sm_count) * kCtasPerSm;
+  const int64_t tiles = tiles_of(g, p.tile);
+  const int64_t resident = static_cast<int64_t>(dev.sm_count) * ctas_per_sm(p.tile);
   const size_t plane_bytes = static_cast<size_t>(g.m * g.n) * 4;
   // Enough splits to fill the GPU (none shorter than kMinSplitK) or to keep each within
   // kMaxChunkK, whichever is more.
@@ -499,10 +565,9 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
 
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {
   GridShape g;
-  g.ctas = ((args.m + kTile - 1) / kTile) * ((args.n + kTile - 1) / kTile) * plan.splits *
-           args.batch.count;
-  g.resident = int64_t{dev.sm_count} * (plan.cluster_reduce ? kClusterCtasPerSm : kCtasPerSm);
-  g.tile_outputs = int64_t{kTile} * kTile;
+  g.ctas = tiles_of(args, plan.tile) * plan.splits * args.batch.count;
+  g.resident = int64_t{dev.sm_count} * (plan.cluster_reduce ? kClusterCtasPerSm : ctas_per_sm(plan.tile));
+  g.tile_outputs = int64_t{plan.tile} * plan.tile;
   g.k_per_cta = plan.k_chunk;
   const bool reduce = plan.splits > 1 && !plan.cluster_reduce;
   g.kernels = reduce ? 2 : 1;

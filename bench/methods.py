@@ -2,9 +2,12 @@
 
 In-process methods work on float32 torch tensors on the current CUDA stream and allocate nothing per call.
 XLA's presets run in a subprocess (bench/xla_worker.py) and only their metadata lives here.
+GEMMul8 (bench/gemmul8_peer.py) runs in-process from a library built by tools/build_gemmul8.sh, where present.
 """
 import importlib.util
 from dataclasses import dataclass
+
+from bench import gemmul8_peer
 
 # What a method promises about its residual (bench/guards.py checks the promise on every case):
 FP32 = "fp32"                       # FP32-accurate: within an order of magnitude of cuBLAS SGEMM
@@ -18,7 +21,7 @@ SGEMM = "cublas_sgemm"              # the denominator of every speed ratio
 class MethodInfo:
     name: str
     label: str
-    family: str            # ecgemm | cublas | triton | xla
+    family: str            # ecgemm | cublas | triton | xla | gemmul8
     promise: str
     fp16_operands: bool    # operands pass through FP16: the paper's exponent types 2–4 are out of its range
     detail: str
@@ -43,6 +46,12 @@ def _ecgemm_fused(mode, fp16):
                       "the fused wgmma family on every shape (ECGEMM_FAMILY=fused_wgmma)", opt_in=True)
 
 
+def _gemmul8(mode, moduli):
+    scaling = "fast" if gemmul8_peer.MODES[mode] else "accurate"
+    return MethodInfo(gemmul8_peer.method_name(mode, moduli), f"GEMMul8 {scaling}, {moduli} moduli", "gemmul8",
+                      FP32, False, f"Ozaki scheme II on INT8 Tensor Cores, {moduli} moduli, {scaling} scaling")
+
+
 CATALOG = (
     MethodInfo(SGEMM, "cuBLAS SGEMM", "cublas", FP32, False, "torch.matmul, FP32 SIMT (fp32_precision ieee)"),
     _ecgemm("tf32tf32", FP32, False, "TF32 hi/lo, 3 products, hi·hi promoted with RN"),
@@ -60,7 +69,7 @@ CATALOG = (
     MethodInfo("triton_tf32x3", "Triton tf32x3", "triton", FP32, False, "plain Triton kernel, tl.dot tf32x3"),
     MethodInfo("xla_tf32x3", "XLA TF32_TF32_F32_X3", "xla", FP32, False, "jnp.matmul, DotAlgorithmPreset"),
     MethodInfo("xla_bf16x6", "XLA BF16_BF16_F32_X6", "xla", FP32, False, "jnp.matmul, DotAlgorithmPreset"),
-)
+) + tuple(_gemmul8(mode, moduli) for mode in gemmul8_peer.MODES for moduli in gemmul8_peer.MODULI)
 BY_NAME = {m.name: m for m in CATALOG}
 XLA_PRESETS = {"xla_tf32x3": "TF32_TF32_F32_X3", "xla_bf16x6": "BF16_BF16_F32_X6"}
 
@@ -93,6 +102,7 @@ class InProcess:
         self.variants = {}         # name -> how it was run, where more than one way exists
         self._binders = {}
         self._ecgemm = None
+        self._gemmul8 = None       # the loaded peer, or the exception that loading it raised
         for info in infos:
             if info.family == "xla":
                 continue
@@ -109,7 +119,9 @@ class InProcess:
         return self._binders[name](a, b, out)
 
     def close(self):
-        """Nothing to release: ecgemm's per-thread default handle lives as long as the thread."""
+        """GEMMul8's cuBLAS handle and workspace; ecgemm's per-thread default handle lives as long as the thread."""
+        if isinstance(self._gemmul8, gemmul8_peer.Gemmul8):
+            self._gemmul8.close()
 
     def _binder(self, info):
         if info.name == SGEMM:
@@ -134,7 +146,24 @@ class InProcess:
             if not fused:
                 return lambda a, b, out: (lambda: ecgemm.matmul(a, b, out=out, mode=mode))
             return lambda a, b, out: self._with_env(FUSED_ENV, lambda: ecgemm.matmul(a, b, out=out, mode=mode))
+        if info.family == "gemmul8":
+            peer = self._gemmul8_peer()
+            fastmode, moduli = gemmul8_peer.parse_name(info.name)
+            self.variants[info.name] = peer.describe()
+            return lambda a, b, out: peer.bind(a, b, out, moduli, fastmode)
         raise LookupError(f"no in-process binder for {info.name}")
+
+    def _gemmul8_peer(self):
+        """Load the library once for all gemmul8 methods; where it is absent or fails its check, every one of
+        them gets the same reason."""
+        if self._gemmul8 is None:
+            try:
+                self._gemmul8 = gemmul8_peer.Gemmul8(self.torch)
+            except Exception as exc:  # noqa: BLE001  (kept, and raised again for each gemmul8 method)
+                self._gemmul8 = exc
+        if isinstance(self._gemmul8, Exception):
+            raise self._gemmul8
+        return self._gemmul8
 
     @staticmethod
     def _with_env(env, fn):

@@ -1,21 +1,30 @@
-"""PNG plots of a results dict: throughput and residual vs n, residual vs k, exponent types, GFLOP/J.
+"""PNG plots of a results dict: throughput and residual vs n, residual against time at 8192³ and 16384³,
+residual vs k, exponent types, GFLOP/J.
 Flagged or failed points are drawn hollow, so a fast but inaccurate method never looks like a plain win."""
 import math
 import statistics
 from collections import defaultdict
 
-from bench import guards
+from bench import gemmul8_peer, guards
 from bench.methods import BY_NAME, CATALOG
 from bench.profiles import is_square
 
-FAMILY_STYLE = {"cublas": "--", "ecgemm": "-", "triton": ":", "xla": "-."}
+FAMILY_STYLE = {"cublas": "--", "ecgemm": "-", "triton": ":", "xla": "-.", "gemmul8": "--"}
+FAMILY_MARKER = {"cublas": "s", "ecgemm": "o", "triton": "^", "xla": "D", "gemmul8": "v"}
 # ecgemm's accurate modes in strong colours, its one-pass modes in their light shades, cuBLAS in greys
 COLORS = {"cublas_sgemm": "#000000", "ecgemm_tf32tf32": "#d62728", "ecgemm_halfhalf": "#1f77b4",
           "ecgemm_fp32": "#8c564b", "ecgemm_tf32": "#ff9896", "ecgemm_fp16": "#aec7e8", "ecgemm_markidis": "#9467bd",
           "cublas_tf32": "#7f7f7f", "cublas_fp16": "#c7c7c7", "triton_tf32x3": "#2ca02c",
           "xla_tf32x3": "#ff7f0e", "xla_bf16x6": "#bcbd22",
           "ecgemm_tf32tf32_fused": "#e377c2", "ecgemm_halfhalf_fused": "#17becf", "ecgemm_auto": "#9edae5"}
-PLOTS = ("throughput.png", "ratio_by_shape.png", "residual_vs_k.png", "exponent_types.png", "energy.png")
+# GEMMul8: one hue per scaling mode, darker with more moduli
+GEMMUL8_SHADES = {"fast": ("#9ecae1", "#4292c6", "#2171b5", "#08306b"),
+                  "accu": ("#fdae6b", "#f16913", "#d94801", "#7f2704")}
+COLORS.update({gemmul8_peer.method_name(mode, moduli): shade for mode, shades in GEMMUL8_SHADES.items()
+               for moduli, shade in zip(gemmul8_peer.MODULI, shades)})
+RESIDUAL_TIME_SIZES = (8192, 16384)
+PLOTS = ("throughput.png", "ratio_by_shape.png", "residual_vs_time.png", "residual_vs_k.png", "exponent_types.png",
+         "energy.png")
 
 
 def _pyplot():
@@ -97,6 +106,47 @@ def plot_ratio_by_shape(results, path):
     _finish(fig, results, path)
 
 
+def plot_residual_vs_time(results, path):
+    """Residual against median time, one panel per size of RESIDUAL_TIME_SIZES that was measured and one point
+    per method (lower left is better). GEMMul8's points are joined per scaling mode in moduli order and labelled
+    with their moduli count. Flagged or failed points are hollow."""
+    plt = _pyplot()
+    from matplotlib.ticker import FormatStrFormatter
+    sizes = [n for n in RESIDUAL_TIME_SIZES if _timed_points(results, n)]
+    fig, axes = plt.subplots(1, len(sizes), figsize=(7.5 * len(sizes), 6), squeeze=False)
+    for ax, n in zip(axes[0], sizes):
+        rows = _timed_points(results, n)
+        for m in CATALOG:
+            r = rows.get(m.name)
+            if r is None:
+                continue
+            bad = r.get("status") in (guards.FLAG, guards.FAIL)
+            ax.plot([r["ms"]], [r["residual"]], FAMILY_MARKER[m.family], color=COLORS[m.name], markersize=7,
+                    markerfacecolor="none" if bad else COLORS[m.name], label=m.label)
+            if m.family == "gemmul8":
+                ax.annotate(str(gemmul8_peer.parse_name(m.name)[1]), (r["ms"], r["residual"]),
+                            textcoords="offset points", xytext=(5, 3), fontsize=7, color=COLORS[m.name])
+        for mode, shades in GEMMUL8_SHADES.items():
+            line = [rows[name] for name in (gemmul8_peer.method_name(mode, k) for k in gemmul8_peer.MODULI)
+                    if name in rows]
+            if len(line) > 1:
+                ax.plot([r["ms"] for r in line], [r["residual"] for r in line], "--", color=shades[-1],
+                        linewidth=0.8)
+        ax.set(xscale="log", yscale="log", xlabel="median time per call (ms)", ylabel="relative residual vs FP64",
+               title=f"Residual against time, {n}×{n}×{n} (GEMMul8 labelled with its moduli)")
+        ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))   # plain milliseconds on the log axis
+        ax.xaxis.set_minor_formatter(FormatStrFormatter("%g"))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6, ncol=2)
+    _finish(fig, results, path)
+
+
+def _timed_points(results, n):
+    """{method: row} of the n³ throughput rows with a time and a residual a log axis can show."""
+    return {r["method"]: r for r in results["throughput"]
+            if r["shape"] == [n, n, n] and r.get("ms") and _finite_residual(r) is not None}
+
+
 def plot_residual_vs_k(results, path):
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 5.5))
@@ -161,13 +211,19 @@ def _finish(fig, results, path):
 def write_all(results, folder):
     """Write every plot that has data; returns the paths written."""
     written = []
-    for name, plot, section in (("throughput.png", plot_throughput, "throughput"),
-                                ("ratio_by_shape.png", plot_ratio_by_shape, "throughput"),
-                                ("residual_vs_k.png", plot_residual_vs_k, "accuracy"),
-                                ("exponent_types.png", plot_exponent_types, "exp_types"),
-                                ("energy.png", plot_energy, "energy")):
-        if results.get(section):
+    for name, plot, has_data in (("throughput.png", plot_throughput, _has("throughput")),
+                                 ("ratio_by_shape.png", plot_ratio_by_shape, _has("throughput")),
+                                 ("residual_vs_time.png", plot_residual_vs_time,
+                                  lambda r: any(_timed_points(r, n) for n in RESIDUAL_TIME_SIZES)),
+                                 ("residual_vs_k.png", plot_residual_vs_k, _has("accuracy")),
+                                 ("exponent_types.png", plot_exponent_types, _has("exp_types")),
+                                 ("energy.png", plot_energy, _has("energy"))):
+        if has_data(results):
             path = folder / name
             plot(results, path)
             written.append(path)
     return written
+
+
+def _has(section):
+    return lambda results: bool(results.get(section))

@@ -198,10 +198,10 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     }
   }
   price(c, p);
-  // A batch of short products may take either of simt's two short-k tiles: the cheaper by
-  // the cost model (each has its calibrated row).
+  // A short product, or a batch of them, may take either of simt's two short-k tiles: the
+  // cheaper by the cost model (each has its calibrated row).
   if (const auto* s = std::get_if<SimtPlan>(&p.detail)) {
-    if (const std::optional<SimtPlan> other = simt_alternative(*s, args.k, args.batch.batched())) {
+    if (const std::optional<SimtPlan> other = simt_alternative(*s, args.k)) {
       Plan q = p;
       q.detail = *other;
       q.bytes = other->bytes;

@@ -245,14 +245,14 @@ def plan(handle, mode, ta, tb, m, n, k, batch=1):
 @pytest.mark.parametrize("m,n,batch", [(1, 1, 1), (5, 1000, 1), (4096, 4096, 1), (64, 64, 100)])
 def test_plan_takes_the_stream_tile_up_to_k_32(handle, mode, m, n, batch):
     """Pinned to simt, k <= 32 plans the stream tile (unsplit) whatever the shape and mode
-    (one- or two-level); a batch may take the strip tile instead where the cost model prices
-    it lower (test_simt_strips_gpu.py); k = 33 plans another tile."""
-    tiles = "(stream|strips)" if batch > 1 else "stream"
+    (one- or two-level), or the strip tile where the cost model prices it lower
+    (test_simt_strips_gpu.py); k = 33 plans another tile."""
+    tiles = "(stream|strips)"
     for k in (1, 17, STREAM_MAX_K):
         text = plan(handle, mode, "N", "T", m, n, k, batch)
         assert re.search(rf"family=simt .*tile={tiles} splits=1 ", text), text
     text = plan(handle, mode, "N", "T", m, n, STREAM_MAX_K + 1, batch)
-    assert "family=simt" in text and "tile=stream" not in text, text
+    assert "family=simt" in text and "tile=stream" not in text and "tile=strips" not in text, text
 
 
 def test_fp32_mode_takes_the_stream_tile_unpinned(handle, monkeypatch):

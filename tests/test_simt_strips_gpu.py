@@ -1,10 +1,10 @@
-"""The simt family's strip tile (SimtTile::kStrips in libecgemm/kernels/simt.hpp: batches of
-small products with k <= 32, a thread a strip of four rows of one column, where the cost
-model prices it below the stream tile; ECGEMM_FAMILY=simt): every transpose, ragged strips,
-both batch forms, alpha and beta, C outside the products untouched, the plan that names the
-tile, and each product's bits equal to the same product computed alone (the stream tile's
-FMA chain, k in order). Batches of 1500 products: there the plan takes the strip tile for
-every shape here (each test checks that it does).
+"""The simt family's strip tile (SimtTile::kStrips in libecgemm/kernels/simt.hpp: small
+products with k <= 32, or batches of them, a thread a strip of four rows of one column,
+where the cost model prices it below the stream tile; ECGEMM_FAMILY=simt): every transpose,
+ragged strips, both batch forms, alpha and beta, C outside the products untouched, the plan
+that names the tile, and each product's bits equal to the same product computed alone and
+to the stream tile's (its FMA chain, k in order). Batches of 1500 products: there the plan
+takes the strip tile for every shape here (each test checks that it does).
 
 Accuracy: element by element within the bound of test_simt_stream_gpu.py.
 """
@@ -76,9 +76,32 @@ def test_each_product_has_the_bits_it_has_alone(handle, ta, tb):
 @pytest.mark.parametrize("m,n", [(16, 16), (3, 21), (242, 6), (7, 33), (1, 41)])
 def test_plan_takes_the_strip_tile_for_large_batches_of_small_products(handle, m, n):
     """Thousands of products that would fill a few percent of the stream tile's 128 x 64: the
-    cost model prices the strip tile lower; never for one product, nor past k = 32."""
+    cost model prices the strip tile lower; never past k = 32."""
     for mode in ("fp32", "tf32tf32", "halfhalf"):
         text = plan(handle, mode, "N", "N", m, n, 7, batch=3000)
         assert re.search(r"family=simt .*tile=strips ", text), text
-    assert "tile=strips" not in plan(handle, "fp32", "N", "N", m, n, 7, batch=1)
     assert "tile=strips" not in plan(handle, "fp32", "N", "N", m, n, 33, batch=3000)
+
+
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n_small,k,n_wide", [(64, 20, 7, 8192), (100, 20, 2, 8192), (33, 13, 4, 65536)])
+def test_one_small_product_has_the_stream_tile_s_bits(handle, ta, tb, m, n_small, k, n_wide):
+    """One small product on the strip tile equals, bit for bit, the first columns of a wide
+    product on the stream tile with the same A (column j of C depends on column j of B
+    alone): one FMA chain an output, k in order, in both tiles."""
+    assert re.search(r"family=simt .*tile=strips ", plan(handle, "fp32", ta, tb, m, n_small, k))
+    assert re.search(r"family=simt .*tile=stream ", plan(handle, "fp32", ta, tb, m, n_wide, k))
+    g = torch.Generator(device="cuda").manual_seed(m + n_small + k)
+    a_shape = (m, k) if ta == "N" else (k, m)
+    a = ColMajor(torch.rand(a_shape, device="cuda", generator=g) * 2 - 1, a_shape[0] + 1)
+    op_b = torch.rand(k, n_wide, device="cuda", generator=g) * 2 - 1
+    wide_b = ColMajor(op_b if tb == "N" else op_b.t(), (k if tb == "N" else n_wide) + 3)
+    small_b = ColMajor(op_b[:, :n_small] if tb == "N" else op_b[:, :n_small].t(),
+                       (k if tb == "N" else n_small) + 2)
+    wide = ColMajor(torch.full((m, n_wide), NAN, device="cuda"), m)
+    small = ColMajor(torch.full((m, n_small), NAN, device="cuda"), m + 1)
+    assert sgemm(handle, "fp32", ta, tb, m, n_wide, k, 1.0, a, wide_b, 0.0, wide) == 0
+    assert sgemm(handle, "fp32", ta, tb, m, n_small, k, 1.0, a, small_b, 0.0, small) == 0
+    torch.cuda.synchronize()
+    assert torch.equal(small.view().contiguous().view(torch.int32),
+                       wide.view()[:, :n_small].contiguous().view(torch.int32))

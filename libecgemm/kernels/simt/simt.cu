@@ -609,8 +609,8 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   return p;
 }
 
-std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t k, bool batched) {
-  if (!batched || k > kStreamMaxK) return std::nullopt;
+std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t k) {
+  if (k > kStreamMaxK) return std::nullopt;
   if (plan.tile != SimtTile::kStream && plan.tile != SimtTile::kStrips) return std::nullopt;
   SimtPlan other = plan;
   other.tile = plan.tile == SimtTile::kStream ? SimtTile::kStrips : SimtTile::kStream;

@@ -98,6 +98,22 @@ def exp_rand_operands(shape_a, shape_b, ranges, seed):
     return exp_rand(shape_a, a_lo, a_hi, rng), exp_rand(shape_b, b_lo, b_hi, rng)
 
 
+@st.composite
+def special_operands(draw, sides, ranges, rates, specials):
+    """(a, b, rng): exp_rand operands m x k and k x n (sides drawn from `sides`), each element
+    replaced, with a probability drawn from `rates` for each operand, by one of `specials`;
+    rng goes on from the operands' seed."""
+    m, n, k = draw(sides), draw(sides), draw(sides)
+    seed = draw(st.integers(0, 2 ** 32 - 1))
+    a, b = exp_rand_operands((m, k), (k, n), ranges, seed)
+    rng = np.random.default_rng(seed)
+    values = np.asarray(specials, dtype=np.float32)
+    for operand in (a, b):
+        hits = rng.random(operand.shape) < draw(st.sampled_from(rates))
+        operand[hits] = rng.choice(values, hits.sum())
+    return a, b, rng
+
+
 def magma_bound(a, b, c, alpha, beta, c_factor):
     """c·u·sqrt(k+2)·|alpha|·||A||_F·||B||_F + 2|beta|·||C||_F·u (MAGMA's gemm check)."""
     k = a.shape[1]

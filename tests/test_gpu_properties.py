@@ -18,7 +18,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from _numerics_hypothesis import (DOCUMENTED_RANGE, PROFILE, accepted_error,  # noqa: E402
                                   exp_rand_operands, exponent_ranges, mixed_row_operands,
-                                  safe_product_exponent)
+                                  safe_product_exponent, special_operands)
 
 pytestmark = pytest.mark.gpu
 
@@ -197,14 +197,9 @@ def test_auto_on_rows_and_columns_of_their_own_ranges(device, case):
 
 @st.composite
 def special_cases(draw):
-    m, n, k = draw(SIZES), draw(SIZES), draw(SIZES)
-    seed = draw(st.integers(0, 2 ** 32 - 1))
-    a, b = exp_rand_operands((m, k), (k, n), ((-8, 8), (-8, 8)), seed)
-    rng = np.random.default_rng(seed)
-    specials = np.array([np.nan, np.inf, -np.inf, 0.0, 1.0, -2.0], dtype=np.float32)
-    for operand in (a, b):
-        hits = rng.random(operand.shape) < draw(st.sampled_from([0.001, 0.02, 0.2]))
-        operand[hits] = rng.choice(specials, hits.sum())
+    a, b, rng = draw(special_operands(SIZES, ((-8, 8), (-8, 8)), [0.001, 0.02, 0.2],
+                                      [np.nan, np.inf, -np.inf, 0.0, 1.0, -2.0]))
+    m, n = a.shape[0], b.shape[1]
     alpha = draw(st.sampled_from([1.0, -2.0]))
     beta = draw(st.sampled_from([0.0, 1.0]))
     c = rng.uniform(-1, 1, (m, n)).astype(np.float32)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from _numerics_hypothesis import (DOCUMENTED_RANGE, PROFILE, accepted_error,  # noqa: E402
                                   exp_rand_operands, exponent_ranges, mixed_row_operands,
-                                  safe_product_exponent)
+                                  safe_product_exponent, special_operands)
 
 block_ks = st.sampled_from([16, 32, 64])
 b_scales = st.sampled_from(["column", "tile"])
@@ -153,13 +153,9 @@ def test_rows_drifting_along_k_keep_halfhalf_where_auto_falls_back(operands, b_s
 
 @st.composite
 def operands_with_specials(draw):
-    m, n, k = (draw(st.integers(1, 6)) for _ in range(3))
-    seed = draw(st.integers(0, 2 ** 32 - 1))
-    a, b = exp_rand_operands((m, k), (k, n), ((-4, 4), (-4, 4)), seed)
-    rng = np.random.default_rng(seed)
-    for operand in (a, b):  # sometimes several, zeros included
-        hits = rng.random(operand.shape) < draw(st.sampled_from([0.0, 0.2]))
-        operand[hits] = rng.choice(np.float32([np.nan, np.inf, -np.inf, 0.0]), hits.sum())
+    # Sometimes several, zeros included ...
+    a, b, _ = draw(special_operands(st.integers(1, 6), ((-4, 4), (-4, 4)), [0.0, 0.2],
+                                    [np.nan, np.inf, -np.inf, 0.0]))
     target = a if draw(st.booleans()) else b  # and always one
     i, j = draw(st.integers(0, target.shape[0] - 1)), draw(st.integers(0, target.shape[1] - 1))
     target[i, j] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from _numerics_hypothesis import (DOCUMENTED_RANGE, PROFILE, accepted_error,  # noqa: E402
                                   exp_rand_operands, exponent_ranges, mixed_row_operands,
-                                  safe_product_exponent)
+                                  safe_product_exponent, special_operands)
 
 FP16_OVERFLOW = 65520.0
 # Absolute error floor of hi + lo once lo sits in its format's subnormal range: half the
@@ -185,14 +185,8 @@ def test_auto_keeps_rows_too_wide_for_fp32_once_scaled_unscaled():
 
 @st.composite
 def special_value_cases(draw):
-    m, n, k = (draw(st.integers(1, 6)) for _ in range(3))
-    seed = draw(st.integers(0, 2 ** 32 - 1))
-    a, b = exp_rand_operands((m, k), (k, n), ((-4, 4), (-4, 4)), seed)
-    rng = np.random.default_rng(seed)
-    specials = np.array([np.nan, np.inf, -np.inf, 0.0, 1.0], dtype=np.float32)
-    for operand in (a, b):
-        hits = rng.random(operand.shape) < draw(st.sampled_from([0.05, 0.3]))
-        operand[hits] = rng.choice(specials, hits.sum())
+    a, b, _ = draw(special_operands(st.integers(1, 6), ((-4, 4), (-4, 4)), [0.05, 0.3],
+                                    [np.nan, np.inf, -np.inf, 0.0, 1.0]))
     return a, b
 
 

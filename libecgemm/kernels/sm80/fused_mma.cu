@@ -52,7 +52,6 @@ constexpr int kThreads = 128;  // 2 x 2 warps, each T/2 x T/2 of C
 template <int kT>
 struct TileShape {
   static_assert(kT == 64 || kT == 32, "fused_mma's tiles: 64 or 32 (fused_mma.hpp)");
-  static constexpr int kTile = kT;
   static constexpr int kCtasPerSm = kT == 64 ? 4 : 6;
   // Thread t splits kSplitRun values of row t % T of each operand panel, k from
   // kSplitRun * (t / T): 16-byte reads (K-major panel) or T consecutive rows a warp.
@@ -503,7 +502,9 @@ int64_t tiles_of(const GemmArgs& g, int tile) {
   return ((g.m + tile - 1) / tile) * ((g.n + tile - 1) / tile);
 }
 
-int ctas_per_sm(int tile) { return tile == 64 ? TileShape<64>::kCtasPerSm : TileShape<32>::kCtasPerSm; }
+int ctas_per_sm(int tile) {
+  return tile == 64 ? TileShape<64>::kCtasPerSm : TileShape<32>::kCtasPerSm;
+}
 
 }  // namespace
 
@@ -566,7 +567,8 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {
   GridShape g;
   g.ctas = tiles_of(args, plan.tile) * plan.splits * args.batch.count;
-  g.resident = int64_t{dev.sm_count} * (plan.cluster_reduce ? kClusterCtasPerSm : ctas_per_sm(plan.tile));
+  const int64_t per_sm = plan.cluster_reduce ? kClusterCtasPerSm : ctas_per_sm(plan.tile);
+  g.resident = int64_t{dev.sm_count} * per_sm;
   g.tile_outputs = int64_t{plan.tile} * plan.tile;
   g.k_per_cta = plan.k_chunk;
   const bool reduce = plan.splits > 1 && !plan.cluster_reduce;

@@ -277,6 +277,22 @@ def test_promotion_is_what_makes_the_difference():
     assert res[1] > 4 * res[0], res
 
 
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+def test_two_level_promotion_shortens_the_fp32_chain(mode):
+    # One FP32 chain of k/8 promotions carries most of the corrected modes' error at long k
+    # (docs/numerics.md, section 11); blocks of 8 k-steps summed apart take much of it out.
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-1, 1, (2, 16, 2048)).astype(np.float32)
+    b = rng.uniform(-1, 1, (2, 2048, 16)).astype(np.float32)
+    one_chain = numerics.gemm(a, b, mode)
+    steps = 2048 // numerics.TILE_K[mode]
+    assert np.array_equal(numerics.gemm(a, b, mode, promote_block=steps), one_chain)
+    two_level = numerics.gemm(a, b, mode, promote_block=8)
+    res = [np.mean([numerics.relative_residual(c[i], a[i], b[i]) for i in range(2)])
+           for c in (one_chain, two_level)]
+    assert res[1] < 0.8 * res[0], res
+
+
 def test_exp_rand_draws_the_papers_distribution():
     x = numerics.exp_rand((1 << 16,), -3, 2, rng=9)
     exponents = np.frexp(x)[1] - 1

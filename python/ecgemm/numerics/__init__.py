@@ -12,19 +12,22 @@
 - :func:`block_choice`, :func:`auto_block_gemm` — AUTO with scales per k-block instead
   (issue 26): the choice, and the GEMM with the factors applied at promotion;
   :func:`block_scaling_study` compares it with the other modes.
+- :func:`split3`, :func:`three_part_gemm` — a three-part TF32 split and its six products;
+  :func:`split_error_study` — where tf32tf32's error on wide-range data comes from.
 
 ``python -m ecgemm.numerics --plot DIR`` draws the figures (needs matplotlib);
-``--auto-blocks DIR`` runs the block-scaling study.
+``--auto-blocks DIR`` runs the block-scaling study, ``--three-part DIR`` the split study.
 """
 
 from .auto import AutoChoice, auto_choice
 from .auto_blocks import BlockChoice, auto_block_gemm, block_choice
 from .emulator import MODES, TILE_K, gemm, mma, relative_residual
 from .exp_rand import exp_rand
-from .experiments import accumulation_experiment, block_scaling_study
+from .experiments import accumulation_experiment, block_scaling_study, split_error_study
 from .mantissa import expected_kept_length, kept_length_distribution, mantissa_kept, ulp
 from .rounding import FP16, FP32, TF32, Format, round_to
 from .split import LO_SCALE, METHODS, NATIVE_ROUNDING, reconstruct, split, split_variant
+from .three_part import split3, three_part_gemm
 from .underflow import p_l0, underflow_sampled, underflow_theory
 
 __all__ = [
@@ -33,6 +36,6 @@ __all__ = [
     "accumulation_experiment", "auto_block_gemm", "auto_choice", "block_choice",
     "block_scaling_study", "exp_rand", "expected_kept_length", "gemm",
     "kept_length_distribution", "mantissa_kept", "mma", "p_l0", "reconstruct",
-    "relative_residual", "round_to", "split", "split_variant", "ulp", "underflow_sampled",
-    "underflow_theory",
+    "relative_residual", "round_to", "split", "split3", "split_error_study", "split_variant",
+    "three_part_gemm", "ulp", "underflow_sampled", "underflow_theory",
 ]

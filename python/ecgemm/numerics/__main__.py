@@ -1,5 +1,6 @@
 """python -m ecgemm.numerics: print the paper's tables; --plot DIR draws the figures;
---auto-blocks DIR runs the study of AUTO with per-k-block scales (results.json, table.md)."""
+--auto-blocks DIR runs the study of AUTO with per-k-block scales, --three-part DIR the study
+of tf32tf32's error sources on wide data (each writes results.json and table.md)."""
 
 from __future__ import annotations
 
@@ -39,15 +40,13 @@ def _plain(value):
     return value
 
 
-def _auto_blocks(outdir: str, workers: int) -> None:
-    from .experiments import block_scaling_study, block_scaling_table
-    results = block_scaling_study(workers=workers)
+def _write_study(outdir: str, results: dict, table: str) -> None:
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "results.json"), "w", encoding="utf-8") as f:
         json.dump(_plain(results), f, indent=1, ensure_ascii=False)
         f.write("\n")
     with open(os.path.join(outdir, "table.md"), "w", encoding="utf-8") as f:
-        f.write(block_scaling_table(results))
+        f.write(table)
     print(os.path.join(outdir, "table.md"))
 
 
@@ -56,11 +55,21 @@ def main(argv=None) -> int:
     parser.add_argument("--plot", metavar="DIR", help="write the PNG figures into DIR")
     parser.add_argument("--auto-blocks", metavar="DIR",
                         help="run the per-k-block scaling study, write results.json and table.md")
+    parser.add_argument("--three-part", metavar="DIR",
+                        help="run the study of tf32tf32's error sources on wide data (three-part split, "
+                             "Tensor Core accumulation), write results.json and table.md")
     parser.add_argument("--workers", type=int, default=2,
-                        help="processes for --auto-blocks (default 2)")
+                        help="processes for --auto-blocks and --three-part (default 2)")
     args = parser.parse_args(argv)
     if args.auto_blocks is not None:
-        _auto_blocks(args.auto_blocks, args.workers)
+        from .experiments import block_scaling_study, block_scaling_table
+        results = block_scaling_study(workers=args.workers)
+        _write_study(args.auto_blocks, results, block_scaling_table(results))
+        return 0
+    if args.three_part is not None:
+        from .experiments import split_error_study, split_error_table
+        results = split_error_study(workers=args.workers)
+        _write_study(args.three_part, results, split_error_table(results))
         return 0
     if args.plot is None:
         _print_tables()

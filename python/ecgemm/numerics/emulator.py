@@ -77,7 +77,15 @@ def _as_read_by_tensor_core(part: np.ndarray, method: str) -> np.ndarray:
     return (part.view(np.uint32) & np.uint32(TF32_READ_MASK)).view(np.float32)
 
 
-def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote):
+def _promote_blocks(main, total, step, promote_block):
+    """Two-level promotion: every `promote_block` k-steps the block's FP32 sum goes into
+    `total` (one RN add) and the block restarts at 0. (main, total); 0 keeps one chain."""
+    if promote_block and (step + 1) % promote_block == 0:
+        return np.zeros_like(main), round_sum(total, main, FP32, "rn")
+    return main, total
+
+
+def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_block=0):
     method = _SPLIT_METHOD[mode]
     with np.errstate(invalid="ignore"):  # widening a signalling NaN raises "invalid"
         a_hi, a_lo, b_hi, b_lo = (_as_read_by_tensor_core(part, method).astype(np.float64)
@@ -86,7 +94,8 @@ def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote):
     main = np.zeros(out_shape)
     corr = np.zeros(out_shape)
     zero = np.zeros(out_shape)
-    for k0 in range(0, a.shape[-1], tile_k):
+    total = np.zeros(out_shape)
+    for step, k0 in enumerate(range(0, a.shape[-1], tile_k)):
         ks = slice(k0, k0 + tile_k)
         ah, bh = a_hi[..., :, ks], b_hi[..., ks, :]
         if mode == "markidis":  # the paper's order: lo·lo, lo·hi, hi·lo, hi·hi
@@ -100,8 +109,11 @@ def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote):
             corr = _mma64(ah, b_lo[..., ks, :], corr, rounding, acc_fmt)
             if promote:  # zero accumulator in, FP32 round-to-nearest add outside
                 main = round_sum(main, _mma64(ah, bh, zero, rounding, acc_fmt), FP32, "rn")
+                main, total = _promote_blocks(main, total, step, promote_block)
             else:
                 main = _mma64(ah, bh, main, rounding, acc_fmt)
+    if promote_block:
+        main = round_sum(total, main, FP32, "rn")
     if mode in ("tf32tf32", "halfhalf"):
         # `main + corr * scale` is one FMA in the kernel: one rounding of an exact sum. A
         # non-finite main (an Inf or NaN input) stands alone, as SGEMM would give it: the
@@ -123,26 +135,28 @@ def _epilogue(acc, alpha, beta, c):
         return round_sum(ab, beta * np.asarray(c, dtype=np.float64), FP32, "rn")
 
 
-def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote):
+def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote, promote_block):
     """AUTO (auto.py): halfhalf's (or tf32tf32's) products of the scaled operands, scaled back."""
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("mode 'auto' is modelled for 2-D operands")
     choice = auto_choice(a, b)
     a_s, b_s = scaled_operands(a, b, choice)
     acc = _tensor_core_gemm(a_s, b_s, choice.mode, rounding, acc_fmt, tile_k or TILE_K[choice.mode],
-                            promote)
+                            promote, promote_block)
     return unscale(acc, choice).astype(np.float64)
 
 
 def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
          rounding: str = "rz", extra_bits: int = DEFAULT_EXTRA_BITS, tile_k: int | None = None,
-         promote: bool = True) -> np.ndarray:
+         promote: bool = True, promote_block: int = 0) -> np.ndarray:
     """alpha · a @ b + beta · c computed as `mode` computes it on a Tensor Core.
 
     a (..., M, K) and b (..., K, N) float32. mode: one of MODES. rounding: the Tensor
     Core's accumulator rounding, "rz" as in hardware or "rn" (the paper's mma_rn).
     tile_k: k per MMA (default TILE_K[mode]). promote=False accumulates hi·hi inside the
-    Tensor Core too (the naive corrected GEMM the paper improves on). Returns float32.
+    Tensor Core too (the naive corrected GEMM the paper improves on). promote_block > 0:
+    the promoted hi·hi sums restart every `promote_block` k-steps, each block's sum added
+    to a second FP32 accumulator (two-level; the kernels keep one chain). Returns float32.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -159,10 +173,11 @@ def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
     elif mode == "fp32":
         acc = _fp32_gemm(a.astype(np.float64), b.astype(np.float64))
     elif mode == "auto":
-        acc = _auto_gemm(a, b, rounding, accumulator_format(extra_bits), tile_k, promote)
+        acc = _auto_gemm(a, b, rounding, accumulator_format(extra_bits), tile_k, promote,
+                         promote_block)
     else:
         acc = _tensor_core_gemm(a, b, mode, rounding, accumulator_format(extra_bits),
-                                tile_k or TILE_K[mode], promote)
+                                tile_k or TILE_K[mode], promote, promote_block)
     return _epilogue(acc, alpha, beta, c).astype(np.float32)
 
 

@@ -12,6 +12,7 @@ from .auto import auto_choice
 from .auto_blocks import auto_block_gemm, block_choice
 from .emulator import gemm, relative_residual
 from .exp_rand import exp_rand
+from .three_part import three_part_gemm
 
 # (label, mode, options) for the paper's Figure 5: Markidis' method on mma_rz (what
 # Tensor Cores do) and mma_rn, against FP32 and ecgemm's corrected modes.
@@ -223,3 +224,74 @@ def block_scaling_table(results: dict) -> str:
               "auto); then the shares of A's row segments and of B's column (or tile) "
               "segments that did not fit FP16's window (auto: whole rows and columns)."]
     return "\n".join(lines[1:]) + "\n"
+
+
+# --- where tf32tf32's error on wide data comes from (issue 26; docs/numerics.md, section 11)
+
+# (label, gemm of (a, b)): the FP32 model; tf32tf32 and the three-part split with the
+# Tensor Core's accumulation as modelled for the hardware (truncating, 2 extra bits), as
+# mma_rn (round to nearest), and with exact k-step sums (20 extra bits, then one rounding
+# to nearest): what is left there is the split's and the promotion's; and tf32tf32 with
+# two-level promotion (a block's 8 k-steps summed apart, then added to the total).
+EXACT_SUMS = {"rounding": "rn", "extra_bits": 20}
+SPLIT_STUDY_METHODS = (
+    ("fp32", lambda a, b: gemm(a, b, "fp32")),
+    ("tf32tf32", lambda a, b: gemm(a, b, "tf32tf32")),
+    ("tf32tf32, mma_rn", lambda a, b: gemm(a, b, "tf32tf32", rounding="rn")),
+    ("tf32tf32, exact sums", lambda a, b: gemm(a, b, "tf32tf32", **EXACT_SUMS)),
+    ("tf32tf32, two-level 8", lambda a, b: gemm(a, b, "tf32tf32", promote_block=8)),
+    ("three parts", three_part_gemm),
+    ("three parts, exact sums", lambda a, b: three_part_gemm(a, b, **EXACT_SUMS)),
+)
+SPLIT_STUDY_DATA = ("type 1", "type 2", "type 3", "type 4", "urand(-1, 1)", "2^40 outlier a row")
+
+
+def _split_case(job):
+    (m, k, n), name, seed = job
+    index = [entry[0] for entry in BLOCK_STUDY_DATA].index(name)
+    a, b = BLOCK_STUDY_DATA[index][2](m, k, n, np.random.default_rng([seed, m, k, n, index]))
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    ref, magnitude = a64 @ b64, np.abs(a64) @ np.abs(b64)
+    rows = {}
+    for label, method in SPLIT_STUDY_METHODS:
+        residual, componentwise = _errors(method(a, b), ref, magnitude)
+        rows[label] = {"residual": residual, "componentwise": componentwise}
+    return {"shape": [m, k, n], "data": name, "methods": rows}
+
+
+def split_error_study(shape=(256, 1024, 256), data=SPLIT_STUDY_DATA, seed=BLOCK_STUDY_SEED,
+                      workers: int = 2) -> dict:
+    """Residual and componentwise error of every SPLIT_STUDY_METHODS entry on each data set
+    (BLOCK_STUDY_DATA's makers and seeds) at one shape. Cases run in `workers` processes."""
+    jobs = [(tuple(shape), name, seed) for name in data]
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(workers) as pool:
+            cases = list(pool.map(_split_case, jobs))
+    else:
+        cases = [_split_case(job) for job in jobs]
+    return {"seed": seed, "shape": list(shape), "methods": [label for label, _ in SPLIT_STUDY_METHODS],
+            "cases": cases}
+
+
+def split_error_table(results: dict) -> str:
+    """The study as markdown: a row per data set; each method's residual / componentwise
+    error, after the first column's (the FP32 model's) as ratios to tf32tf32's."""
+    labels = results["methods"]
+    lines = ["| data | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+    for case in results["cases"]:
+        rows = case["methods"]
+        base = rows["tf32tf32"]
+        cells = [f"{rows[labels[0]]['residual']:.2e} / {rows[labels[0]]['componentwise']:.2e}",
+                 f"{base['residual']:.2e} / {base['componentwise']:.2e}"]
+        for label in labels[2:]:
+            r = rows[label]
+            cells.append(f"{r['residual'] / base['residual']:.3g} / "
+                         f"{r['componentwise'] / base['componentwise']:.3g}")
+        lines.append(f"| {case['data']} | " + " | ".join(cells) + " |")
+    shape = " × ".join(map(str, results["shape"]))
+    lines += ["", f"{shape} (m × k × n), seed {results['seed']}. The first two columns are "
+              "residual / componentwise error; the others are ratios to tf32tf32's (below 1 is "
+              "more accurate). Residual: ‖C − C64‖_F / ‖C64‖_F; componentwise: max_ij "
+              "|C − C64|_ij / (|A|·|B|)_ij."]
+    return "\n".join(lines) + "\n"

@@ -57,7 +57,7 @@ def main(argv=None) -> int:
                         help="run the per-k-block scaling study, write results.json and table.md")
     parser.add_argument("--three-part", metavar="DIR",
                         help="run the study of tf32tf32's error sources on wide data (three-part split, "
-                             "Tensor Core accumulation), write results.json and table.md")
+                             "Tensor Core accumulation, two-level promotion), write results.json and table.md")
     parser.add_argument("--workers", type=int, default=2,
                         help="processes for --auto-blocks and --three-part (default 2)")
     args = parser.parse_args(argv)

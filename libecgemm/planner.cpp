@@ -142,6 +142,18 @@ void price(const Context& c, Plan& p) {
   p.estimate_us = estimate_us(cost_row(p), cost_features(grid, c.args));
 }
 
+// `p` replaced by its family's other plan where the cost model prices that one lower
+// within the cap (simt_alternative, fused_mma_alternative).
+template <class Detail>
+void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other) {
+  if (!other) return;
+  Plan q = p;
+  q.detail = *other;
+  q.bytes = other->bytes;
+  price(c, q);
+  if (q.bytes <= c.cap && q.estimate_us < p.estimate_us) p = q;
+}
+
 // One family's plan for the call. AUTO's scaling lives in the plane route's split pass
 // and epilogues; elsewhere AUTO runs tf32tf32's products, which need no scaling (the
 // fused splits have no room for a statistics pass), and so may the plane route
@@ -198,28 +210,13 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     }
   }
   price(c, p);
-  // A short product, or a batch of them, may take either of simt's two short-k tiles: the
-  // cheaper by the cost model (each has its calibrated row).
-  if (const auto* s = std::get_if<SimtPlan>(&p.detail)) {
-    if (const std::optional<SimtPlan> other = simt_alternative(*s, args.k)) {
-      Plan q = p;
-      q.detail = *other;
-      q.bytes = other->bytes;
-      price(c, q);
-      if (q.estimate_us < p.estimate_us) p = q;
-    }
-  }
-  // fused_mma's two tiles likewise, unless one is pinned.
-  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0) {
-    if (const std::optional<FusedMmaPlan> other =
-            fused_mma_alternative(p.method, *f, args, c.dev, c.cap)) {
-      Plan q = p;
-      q.detail = *other;
-      q.bytes = other->bytes;
-      price(c, q);
-      if (q.bytes <= c.cap && q.estimate_us < p.estimate_us) p = q;
-    }
-  }
+  // A short product, or a batch of them, may take either of simt's two short-k tiles;
+  // a corrected fused_mma product either tile where the 32-wide one can win (unless one
+  // is pinned). Each plan has its calibrated row.
+  if (const auto* s = std::get_if<SimtPlan>(&p.detail))
+    keep_cheaper(c, p, simt_alternative(*s, args.k));
+  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
+    keep_cheaper(c, p, fused_mma_alternative(p.method, *f, args, c.dev, c.cap));
   return p;
 }
 

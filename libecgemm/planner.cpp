@@ -11,6 +11,7 @@
 #include <cstring>
 #include <optional>
 
+#include "kernels/common/splitk_plan.hpp"
 #include "memory.hpp"
 
 namespace ecgemm::detail {
@@ -62,11 +63,6 @@ bool pinned_family(FamilyPin* pin) {
 // ran 0.88-1.1x SGEMM's speed there, faster than every Tensor Core family.
 constexpr int64_t kFp32RouteMaxK = 16;
 
-// Where a corrected Tensor Core plan leaves SMs idle (fewer CTAs than SMs), cuBLAS splits
-// k, and one CTA accumulating more than this much k gave more than SGEMM's residual
-// (16 x 16384 x 16384 halfhalf on the planes, one split: 1.39x, tests/test_planner_gpu.py);
-// such plans are not offered. The bound is fused_mma's (kMaxChunkK, measured there).
-constexpr int64_t kMaxChainK = 4096;
 
 // What the call and handle allow, computed once per plan.
 struct Context {
@@ -241,6 +237,8 @@ Plan cheapest(const Context& c) {
   auto consider = [&](Family f, std::optional<TcMethod> method) {
     Plan p = plan_for(c, f, method);
     if (p.bytes > c.cap) return;
+    // The accuracy bound (splitk_plan.hpp: kMaxChainK). The families split k to keep it;
+    // a plan still over it here is one whose partials the cap cut.
     if (c.corrected && tensor_core_family(f) && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
     if (!found || p.estimate_us < best.estimate_us) best = p, found = true;
   };

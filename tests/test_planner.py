@@ -10,7 +10,7 @@ import pytest
 from _capi import MODES, STATUS, load
 
 FP32_ROUTE_MAX_K = 16   # libecgemm/planner.cpp: kFp32RouteMaxK
-MAX_CHAIN_K = 4096      # ... kMaxChainK
+MAX_CHAIN_K = 4096      # libecgemm/kernels/common/splitk_plan.hpp: kMaxChainK
 CORRECTED = ("tf32tf32", "halfhalf", "auto")
 ONE_PASS = ("tf32", "fp16", "markidis")
 FAMILIES = ("simt", "gemv", "planes", "fused_wgmma", "fused_mma")
@@ -118,3 +118,54 @@ def test_features_grow_with_the_work(plan_on):
     _, _, large = plan_on("tf32tf32", 8192, 8192, 8192, family="planes")
     # waves, serial multiply-adds and megabytes (launches follow split-K, which small products use more)
     assert all(b >= a for a, b in zip(small[2:], large[2:])) and large[3] > 8 * small[3], (small, large)
+
+
+def _tiles(text, m, n):
+    """Output tiles of a Tensor Core plan's grid (its tile field; 'swapped' tiles C's transpose)."""
+    f = fields(text)
+    rows, cols = (int(x) for x in f["tile"].split("x"))
+    if " swapped" in text:
+        m, n = n, m
+    return -(-m // rows) * -(-n // cols)
+
+
+def _k_per_cta(x):
+    """k one CTA accumulates, from the cost features: chain = waves * k_per_cta / 1024."""
+    return round(x[5] * 1024 / x[2])
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("family", ("planes", "fused_wgmma"))
+def test_families_split_long_k_where_their_grid_leaves_sms_idle(plan_on, mode, family):
+    """The accuracy bound (splitk_plan.hpp: kMaxChainK) is kept by the family's own plan, not only by the
+    planner's filter: a grid of fewer tiles than SMs splits k into chunks of at most 4096."""
+    checked = 0
+    for m, n, k, _, ta, tb in random_shapes(300, seed=len(mode) + len(family)) + \
+            [(636, 2971, 10833, 1, 0, 1), (3360, 158, 12554, 1, 0, 0), (64, 64, 1 << 20, 1, 0, 0)]:
+        status, text, x = plan_on(mode, m, n, k, family=family, ta=ta, tb=tb)
+        if status != STATUS["SUCCESS"] or fields(text)["family"] != family or k <= MAX_CHAIN_K:
+            continue
+        if _tiles(text, m, n) < SMS:
+            checked += 1
+            assert _k_per_cta(x) <= MAX_CHAIN_K, (m, n, k, text)
+    assert checked >= 5, checked
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
+    """No family's plan priced lower is passed over, when it keeps the accuracy rules (FP32 routes at
+    small k; no chain over 4096 on a grid that leaves SMs idle): the planner is the cost model's choice."""
+    for m, n, k, batch, ta, tb in random_shapes(200, seed=7 + len(mode)):
+        status, text, _ = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
+        assert status == STATUS["SUCCESS"], text
+        taken = float(fields(text)["est"].rstrip("us"))
+        for family in FAMILIES:
+            status, other, x = plan_on(mode, m, n, k, family=family, batch=batch, ta=ta, tb=tb)
+            if status != STATUS["SUCCESS"] or fields(other)["family"] != family:
+                continue
+            tensor_cores = family not in ("simt", "gemv")
+            if tensor_cores and k <= FP32_ROUTE_MAX_K:
+                continue
+            if tensor_cores and _k_per_cta(x) > MAX_CHAIN_K and batch * _tiles(other, m, n) < SMS:
+                continue
+            assert taken <= float(fields(other)["est"].rstrip("us")) * (1 + 1e-6), (m, n, k, batch, text, other)

@@ -41,4 +41,19 @@ inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits) {
   return 1;
 }
 
+// The longest k one CTA of a corrected Tensor Core plan adds into its outputs' FP32
+// accumulators where the grid leaves SMs idle: there cuBLAS splits k, and one CTA over
+// more gave more than SGEMM's residual (16 x 16384 x 16384 halfhalf on the planes, one
+// split: 1.39x; fused_mma, a 3-plane user workspace at 64 x 64 x 2^17, 43690 per split:
+// 2.2x; tests/test_planner_gpu.py). The planner offers no plan that breaks it; the
+// families split k to keep it (chain_splits) rather than lose the plan.
+constexpr int64_t kMaxChainK = 4096;
+
+// The fewest splits of `units` k-units of `unit_k` each (a family's smallest cut of k)
+// that keep every split's k within kMaxChainK, splits taking ceil(units / splits) each.
+inline int64_t chain_splits(int64_t units, int64_t unit_k) {
+  const int64_t per = std::max<int64_t>(1, kMaxChainK / unit_k);
+  return (units + per - 1) / per;
+}
+
 }  // namespace ecgemm::detail

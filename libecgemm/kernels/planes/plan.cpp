@@ -15,10 +15,17 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   w.n_pad = round_up(n, kTileN);
   w.k_pad = round_up(k, kPadKBytes / static_cast<int64_t>(element_bytes(method)));
   // Split K when the output tiles alone cannot fill the GPU (one CTA an SM, whole
-  // waves: wave_splits); keep >= 8 k-tiles each.
+  // waves: wave_splits); keep >= 8 k-tiles each. There the corrected methods also split
+  // to keep the accuracy bound (kMaxChainK), in whole 128-byte slices (both mainloops
+  // give a split ceil(slices / splits) of them).
   const int64_t tiles = (w.m_pad / kTileM) * (w.n_pad / kTileN);
   const int64_t k_tiles = w.k_pad / k_align;
-  w.splits = static_cast<int>(wave_splits(tiles, dev.sm_count, k_tiles / 8));
+  int64_t splits = wave_splits(tiles, dev.sm_count, k_tiles / 8);
+  if (tiles < dev.sm_count && scheme_of(method) == Scheme::kCorrected) {
+    const int64_t slice = kPadKBytes / static_cast<int64_t>(element_bytes(method));
+    splits = std::max(splits, chain_splits(w.k_pad / slice, slice));
+  }
+  w.splits = static_cast<int>(splits);
   const size_t plane_a = static_cast<size_t>(w.m_pad * w.k_pad) * element_bytes(method);
   const size_t plane_b = static_cast<size_t>(w.n_pad * w.k_pad) * element_bytes(method);
   size_t off = 0;

@@ -60,10 +60,8 @@ struct TileShape {
 // k per split, at least: one stage. Latency-bound small products want many short splits
 // (H200, GPU time, 256^3 tf32tf32: 32 -> 7.4 us, 64 -> 8.6, 256 -> 14.8; cuBLAS 8.2).
 constexpr int64_t kMinSplitK = 32;
-// ... and at most this: 512 TF32 (256 FP16) k-steps, each added to the output's one FP32
-// accumulator (a 3-plane user workspace at 64 x 64 x 2^17, 43690 per split, gave 2.2x
-// cuBLAS's residual; every plan within this bound stays at or below it, tests/).
-constexpr int64_t kMaxChunkK = 4096;
+// ... and at most kMaxChainK (splitk_plan.hpp), on any grid: 512 TF32 (256 FP16) k-steps
+// added to the output's one FP32 accumulator.
 constexpr int kMaxSplits = 4096;
 constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_fused_mma)
 constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound below
@@ -526,14 +524,14 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
   FusedMmaPlan p;
   p.tile = tile != 0 ? tile : 64;
   p.k_chunk = round_up(g.k, kBK);
-  p.fits = p.k_chunk <= kMaxChunkK;
+  p.fits = p.k_chunk <= kMaxChainK;
   if (g.batch.batched()) return p;  // the products fill the GPU; no partials per product
   const int64_t tiles = tiles_of(g, p.tile);
   const int64_t resident = static_cast<int64_t>(dev.sm_count) * ctas_per_sm(p.tile);
   const size_t plane_bytes = static_cast<size_t>(g.m * g.n) * 4;
   // Enough splits to fill the GPU (none shorter than kMinSplitK) or to keep each within
-  // kMaxChunkK, whichever is more.
-  const int64_t needed = (g.k + kMaxChunkK - 1) / kMaxChunkK;
+  // kMaxChainK, whichever is more.
+  const int64_t needed = (g.k + kMaxChainK - 1) / kMaxChainK;
   int64_t want = std::max(std::min(resident / tiles, g.k / kMinSplitK), needed);
   if (want > 1 && cluster_usable(dev)) {
     // A cluster launch kept about two CTAs an SM resident (H200: 512 CTAs in clusters of
@@ -560,7 +558,7 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
     p.cluster_reduce = p.cluster_reduce && p.splits > 1;
     p.bytes = p.cluster_reduce ? 0 : static_cast<size_t>(p.splits) * plane_bytes;
   }
-  p.fits = p.k_chunk <= kMaxChunkK;
+  p.fits = p.k_chunk <= kMaxChainK;
   return p;
 }
 

@@ -486,9 +486,13 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
   const int64_t units_per_stage = uses_half(method) ? 2 : 1;
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
-  if (!args.batch.batched())  // one CTA an SM (shared memory)
+  if (!args.batch.batched()) {  // one CTA an SM (shared memory)
     splits = wave_splits(tiles, dev.sm_count,
                          std::min(stages / kMinStagesPerSplit, int64_t(65535)));
+    // The accuracy bound where SMs idle (splitk_plan.hpp: kMaxChainK), in whole stages.
+    if (tiles < dev.sm_count && scheme_of(method) == Scheme::kCorrected)
+      splits = std::max(splits, chain_splits(stages, kUnitK * units_per_stage));
+  }
   // As many partial planes as the cap holds (a user workspace, the handle's limit).
   const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;
   splits = std::min<int64_t>(splits, std::max<size_t>(1, max_bytes / plane_bytes));

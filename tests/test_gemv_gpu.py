@@ -174,3 +174,14 @@ def test_batches_plan_gemv_unsplit(handle, gemv_route):
 
     text = plan(handle, "tf32tf32", "N", "N", 1, 4096, 100000, batch=3)
     assert text.startswith("family=gemv ") and "splits=1 " in text, text
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("k", [5, 130, 4099, 70001])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_dot_products(handle, gemv_route, mode, ta, tb, k, aligned):
+    """1 x k x 1: a vector stored with ld 1 is contiguous along k whatever its transpose flag,
+    so it takes the along-k kernel (16-byte loads where aligned); padded, the other kernel."""
+    pad, offset = (0, 0) if aligned else (3, 1)
+    run_and_check(handle, mode, ta, tb, 1, 1, k, pad, offset, seed=k)

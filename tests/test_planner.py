@@ -169,3 +169,12 @@ def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
             if tensor_cores and _k_per_cta(x) > MAX_CHAIN_K and batch * _tiles(other, m, n) < SMS:
                 continue
             assert taken <= float(fields(other)["est"].rstrip("us")) * (1 + 1e-6), (m, n, k, batch, text, other)
+
+
+def test_a_dot_product_stored_with_ld_1_takes_the_along_k_gemv_kernel(plan_on):
+    """1 x k x 1 with lda = 1: op(A) is contiguous along k though not transposed (gemv_layout
+    reads the stride, not the flag)."""
+    for ta in (0, 1):
+        status, text, _ = plan_on("fp32", 1, 1, 20000, ta=ta)
+        assert status == STATUS["SUCCESS"] and fields(text)["family"] == "gemv", text
+        assert fields(text)["layout"] == "along_k", (ta, text)

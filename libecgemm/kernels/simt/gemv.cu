@@ -295,9 +295,10 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
   const unsigned blocks = static_cast<unsigned>((p.len + lines - 1) / lines);
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const Launch l{dim3(blocks, splits, products), kThreads, 0, stream};
-    if (along_k)
-      return aligned && p.mat_l % 4 == 0 ? launch(l, gemv_along_k_kernel<R, true>, p, part, plan.k_chunk)
-                                         : launch(l, gemv_along_k_kernel<R, false>, p, part, plan.k_chunk);
+    if (along_k)  // 16-byte loads: every line 16-byte aligned (one line: the operand)
+      return aligned && (p.len == 1 || p.mat_l % 4 == 0)
+                 ? launch(l, gemv_along_k_kernel<R, true>, p, part, plan.k_chunk)
+                 : launch(l, gemv_along_k_kernel<R, false>, p, part, plan.k_chunk);
     return aligned && p.mat_k % 4 == 0 ? launch(l, gemv_along_len_kernel<R, true>, p, part, plan.k_chunk)
                                        : launch(l, gemv_along_len_kernel<R, false>, p, part, plan.k_chunk);
   });
@@ -310,9 +311,10 @@ bool gemv_shape(const GemmArgs& args) {
 }
 
 GemvLayout gemv_layout(const GemmArgs& args) {
-  // The large operand is op(A) when m >= n, else op(B)^T (make_problem above).
-  const bool k_contiguous = args.m >= args.n ? args.trans_a : !args.trans_b;
-  return k_contiguous ? GemvLayout::kAlongK : GemvLayout::kAlongLen;
+  // The large operand is op(A) when m >= n, else op(B)^T (make_problem above). Its k is
+  // contiguous where its k stride is 1: transposed, or one line stored with ld 1 (a dot
+  // product, 1 x k x 1, whose along-the-long-side kernel would walk k in one lane).
+  return make_problem(args, nullptr).mat_k == 1 ? GemvLayout::kAlongK : GemvLayout::kAlongLen;
 }
 
 GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,

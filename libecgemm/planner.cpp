@@ -82,7 +82,9 @@ Context context(const ecgemmContext& ctx, const GemmArgs& args) {
             false, false, false};
   c.tensor_cores = tensor_core_method(ctx.mode, &c.method);
   c.corrected = c.method == TcMethod::kTf32Tf32 || c.method == TcMethod::kHalfHalf;
-  c.fused_ok = c.tensor_cores && fused_wgmma_usable(args, c.dev);
+  // Not AUTO's: its tf32tf32 products there have no FP32 blocks for data too wide for
+  // them (fused_mma's do: docs/numerics.md section 12).
+  c.fused_ok = c.tensor_cores && ctx.mode != ECGEMM_MODE_AUTO && fused_wgmma_usable(args, c.dev);
   // The fused mma.sync family runs every method. Its k bound (fused_mma.hpp: `fits`)
   // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
   // the Tensor Core by definition, so it is not theirs.
@@ -213,6 +215,9 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     keep_cheaper(c, p, simt_alternative(*s, args.k));
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
     keep_cheaper(c, p, fused_mma_alternative(p.method, *f, args, c.dev, c.cap));
+  // AUTO's products off the planes are tf32tf32's; on fused_mma a block whose operands are
+  // too wide for them takes FP32's (docs/numerics.md section 12).
+  if (auto* f = std::get_if<FusedMmaPlan>(&p.detail)) f->wide_fp32 = auto_mode;
   return p;
 }
 
@@ -316,8 +321,8 @@ struct Describer {
                          f.swapped ? " swapped" : "", f.splits);
   }
   int operator()(const FusedMmaPlan& f) const {
-    return std::snprintf(out, len, "tile=%dx%d splits=%d%s", f.tile, f.tile, f.splits,
-                         f.cluster_reduce ? " cluster" : "");
+    return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s", f.tile, f.tile, f.splits,
+                         f.cluster_reduce ? " cluster" : "", f.wide_fp32 ? " wide=fp32" : "");
   }
 };
 

@@ -193,13 +193,25 @@ def test_alpha_beta_device_scalars_and_route_flip_between_calls(handle):
         assert torch.isnan(pad_rows).all()
 
 
-def test_skinny_and_batched_calls_run_tf32tf32s_products(handle):
-    """Shapes off the plane route run as tf32tf32 does (auto's documented behaviour)."""
+def test_skinny_calls_run_tf32tf32s_products_where_the_data_allow(handle, monkeypatch):
+    """Off the plane route AUTO runs tf32tf32's products: on fused_mma the same bits, where no block
+    of C sees a run too wide for them (numerics.wide_blocks); rows scaled across 2^-100..2^80 are
+    not wide (each row's own spread is urand's). Data wide within rows take FP32 products there."""
+    monkeypatch.setenv("ECGEMM_FAMILY", "fused_mma")
     rng = np.random.default_rng(2)
     for m, k, n in ((64, 8192, 4096), (1, 3000, 700), (100, 300, 60)):
-        a_host = numerics.exp_rand((m, k), -100, 100 - 20, rng)  # no FP16 could hold it
+        scales = np.ldexp(1.0, rng.integers(-100, 81, (m, 1))).astype(np.float32)
+        a_host = (rng.uniform(-1, 1, (m, k)) * scales).astype(np.float32)
         b_host = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+        assert not numerics.wide_blocks(a_host, b_host).any()
         a, b = operands("N", "N", a_host, b_host)
         got = run(handle, "auto", "N", "N", a, b, m, n, k).view()
         twin = run(handle, "tf32tf32", "N", "N", a, b, m, n, k).view()
         assert torch.equal(as_int(got), as_int(twin)), (m, k, n)
+        wide = numerics.exp_rand((m, k), -100, 100 - 20, rng)  # no FP16 or TF32 pair could hold a row
+        assert numerics.wide_blocks(wide, b_host).all()
+        a, _ = operands("N", "N", wide, b_host)
+        ref = torch.from_numpy(wide.astype(np.float64) @ b_host.astype(np.float64)).cuda()
+        got = rel(run(handle, "auto", "N", "N", a, b, m, n, k).view(), ref)
+        tf32 = rel(run(handle, "tf32tf32", "N", "N", a, b, m, n, k).view(), ref)
+        assert got <= tf32, (m, k, n, got, tf32)

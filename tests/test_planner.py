@@ -139,6 +139,8 @@ def _k_per_cta(x):
 def test_families_split_long_k_where_their_grid_leaves_sms_idle(plan_on, mode, family):
     """The accuracy bound (splitk_plan.hpp: kMaxChainK) is kept by the family's own plan, not only by the
     planner's filter: a grid of fewer tiles than SMs splits k into chunks of at most 4096."""
+    if family == "fused_wgmma" and mode == "auto":
+        pytest.skip("AUTO does not run on fused_wgmma (planner.cpp: fused_ok)")
     checked = 0
     for m, n, k, _, ta, tb in random_shapes(300, seed=len(mode) + len(family)) + \
             [(636, 2971, 10833, 1, 0, 1), (3360, 158, 12554, 1, 0, 0), (64, 64, 1 << 20, 1, 0, 0)]:
@@ -178,3 +180,20 @@ def test_a_dot_product_stored_with_ld_1_takes_the_along_k_gemv_kernel(plan_on):
         status, text, _ = plan_on("fp32", 1, 1, 20000, ta=ta)
         assert status == STATUS["SUCCESS"] and fields(text)["family"] == "gemv", text
         assert fields(text)["layout"] == "along_k", (ta, text)
+
+
+def test_auto_s_fused_mma_plans_take_fp32_where_blocks_are_wide_and_no_fused_wgmma(plan_on):
+    """AUTO off the planes runs tf32tf32's products; on fused_mma with FP32 blocks where the data
+    are too wide for them (fused_mma.cu: kWideBinades), so not on fused_wgmma, which has none."""
+    seen = 0
+    for m, n, k, batch, ta, tb in random_shapes(300, seed=11):
+        status, text, _ = plan_on("auto", m, n, k, batch=batch, ta=ta, tb=tb)
+        f = fields(text)
+        assert f["family"] != "fused_wgmma", text
+        if f["family"] == "fused_mma":
+            seen += 1
+            assert f.get("wide") == "fp32" and f["method"] == "tf32tf32", text
+            other = plan_on("tf32tf32", m, n, k, batch=batch, ta=ta, tb=tb)[1]
+            assert "wide=" not in other, other
+    assert seen >= 10, seen
+    assert plan_on("auto", 64, 64, 4096, family="fused_wgmma")[1].find("fused_wgmma") < 0

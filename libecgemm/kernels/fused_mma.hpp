@@ -25,6 +25,9 @@ struct FusedMmaPlan {
   // output (a product added each k-step) to stay FP32-class: false where the workspace
   // cap (or a batch, which is not split) leaves longer ones; the planner then goes elsewhere.
   bool fits = true;
+  // AUTO (tf32tf32's products): a 32 x 32 block of C takes a stage's products in FP32
+  // where its operands span too many binades for the two parts (fused_mma.cu: kWideBinades).
+  bool wide_fp32 = false;
 };
 
 // Whether the GPU has mma.sync (cc >= 8.0); the family runs every Tensor Core method.

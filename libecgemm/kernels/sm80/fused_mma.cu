@@ -66,6 +66,18 @@ constexpr int kMaxSplits = 4096;
 constexpr int64_t kClusterCtasPerSm = 2;  // what a cluster launch kept resident (plan_fused_mma)
 constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound below
 
+// AUTO on this family (`FusedMmaPlan::wide_fp32`, docs/numerics.md section 12): a block of
+// 32 rows x 32 columns of C takes one stage's products in FP32 (exact products, SGEMM's
+// arithmetic) where its operands are too wide for tf32tf32's two parts: some run of
+// kGuardRun values along k of one of its rows of op(A) or columns of op(B) spans more than
+// kWideBinades binades between its nonzero values, or holds an Inf or a NaN. Types 1 and 3
+// of the paper (at most 29 binades a row) kept tf32tf32 at or below SGEMM's residual;
+// types 2 and 4 and a 2^40 outlier a row (40-65) did not (bench/results/gate-2026-11-25).
+// Blocks and runs are the same for both tiles, so the tiles give the same bits.
+constexpr int kGuardBlock = 32;
+constexpr int kGuardRun = 8;
+constexpr int kWideBinades = 32;
+
 // Every Tensor Core method: the corrected ones (the family's purpose), and the one-pass
 // modes and Markidis, which batches take here where the wgmma families are absent.
 template <TcMethod M, int kT>
@@ -103,9 +115,11 @@ struct Layout {
   using PA = Panel<kAKMajor, kT>;
   using PB = Panel<kBKMajor, kT>;
   static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
-  // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo.
+  // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo, then one word a warp
+  // for AUTO's wide runs (wide_flags).
   static constexpr int kSplitOffset = kStageFloats * 4;
-  static constexpr int kSmemBytes = kSplitOffset + 4 * Me::kPlaneBytes;
+  static constexpr int kFlagsOffset = kSplitOffset + 4 * Me::kPlaneBytes;
+  static constexpr int kSmemBytes = kFlagsOffset + 4 * kThreads / 32;
 };
 
 // One thread's share of copying a T x kBK panel per stage: kChunks 16-byte chunks of
@@ -224,30 +238,78 @@ __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* h
   }
 }
 
-// One test for the whole run (finite, no rounding past FP16's or FP32's range: the common
-// case), then one branch: testing per value left ~6 branches a value in the loop.
-template <TcMethod M, int kSplitRun>
-__device__ __forceinline__ void split_run(const float (&v)[kSplitRun], char* hi, char* lo) {
+// A run's largest magnitude (its bits), and with kGuard whether it has a sub-run of
+// kGuardRun too wide for tf32tf32's two parts: kWideBinades between its nonzero values, or an
+// Inf or a NaN. Integer work on the bits; the smallest nonzero magnitude is taken less 1, so
+// that a zero wraps to the top. The guard adds two operations a value to the split's test.
+struct RunBits {
   uint32_t widest = 0;
+  bool wide = false;
+};
+template <bool kGuard, int kRun>
+__device__ __forceinline__ RunBits run_bits(const float (&v)[kRun]) {
+  static_assert(kRun % kGuardRun == 0, "whole sub-runs");
+  RunBits r;
 #pragma unroll
-  for (int j = 0; j < kSplitRun; ++j) widest = max(widest, float_bits(v[j]) & 0x7fffffffu);
+  for (int s = 0; s < kRun; s += kGuardRun) {
+    uint32_t hi = 0, lo = 0xffffffffu;
+#pragma unroll
+    for (int j = s; j < s + kGuardRun; ++j) {
+      const uint32_t a = float_bits(v[j]) & 0x7fffffffu;
+      hi = max(hi, a);
+      if constexpr (kGuard) lo = min(lo, a - 1u);
+    }
+    r.widest = max(r.widest, hi);
+    if constexpr (kGuard) {
+      const int spread = static_cast<int>(hi >> 23) - static_cast<int>((lo + 1u) >> 23);
+      r.wide |= hi >= 0x7f800000u || spread > kWideBinades;
+    }
+  }
+  return r;
+}
+
+// One test for the whole run (finite, no rounding past FP16's or FP32's range: the common
+// case, from its largest magnitude), then one branch: testing per value left ~6 branches a
+// value in the loop.
+template <TcMethod M, int kSplitRun>
+__device__ __forceinline__ void split_run(const float (&v)[kSplitRun], uint32_t widest, char* hi,
+                                          char* lo) {
   const bool plain = uses_half(M) ? half_plain(bits_float(widest)) : tf32_plain(bits_float(widest));
   if (plain) store_parts<M, true>(v, hi, lo);
   else store_parts<M, false>(v, hi, lo);
 }
 
-// Both panels of one stage into the split rows (planes A_hi, B_hi, A_lo, B_lo).
-template <TcMethod M, int kT, class PA, class PB>
-__device__ __forceinline__ void split_stage(const float* stage, char* split) {
+// Both panels of one stage into the split rows (planes A_hi, B_hi, A_lo, B_lo). kGuard:
+// also whether this thread's run of op(A) (bit 0) and of op(B)^T (bit 1) is wide.
+template <TcMethod M, int kT, class PA, class PB, bool kGuard>
+__device__ __forceinline__ unsigned split_stage(const float* stage, char* split) {
   using Me = Method<M, kT>;
   constexpr int kRun = TileShape<kT>::kSplitRun;
   const int r = threadIdx.x % kT, k0 = threadIdx.x / kT * kRun;
   const int at = r * Me::kRowPitch + k0 * (Me::kHalf ? 2 : 4);
   float v[kRun];
   read_run<PA>(v, stage, r, k0);
-  split_run<M>(v, split + at, split + 2 * Me::kPlaneBytes + at);
+  const RunBits ra = run_bits<kGuard>(v);
+  split_run<M>(v, ra.widest, split + at, split + 2 * Me::kPlaneBytes + at);
   read_run<PB>(v, stage + PA::kFloats, r, k0);
-  split_run<M>(v, split + Me::kPlaneBytes + at, split + 3 * Me::kPlaneBytes + at);
+  const RunBits rb = run_bits<kGuard>(v);
+  split_run<M>(v, rb.widest, split + Me::kPlaneBytes + at, split + 3 * Me::kPlaneBytes + at);
+  return (ra.wide ? 1u : 0u) | (rb.wide ? 2u : 0u);
+}
+
+// Whether the warp's block of C (32 x 32, kGuardBlock) takes this stage in FP32: warp w
+// split rows (32 w mod T) .. +31 of both panels (split_stage), and left its wide bits in
+// flags[w].
+template <class Me>
+__device__ __forceinline__ bool block_is_wide(const unsigned* flags, int warp_m, int warp_n) {
+  const int rows = warp_m * Me::kWarpTileM / kGuardBlock, cols = warp_n * Me::kWarpTileN / kGuardBlock;
+  bool wide = false;
+#pragma unroll
+  for (int w = 0; w < kThreads / 32; ++w) {
+    const int half = 32 * w % Me::kTile / kGuardBlock;
+    wide |= (half == rows && (flags[w] & 1u)) || (half == cols && (flags[w] & 2u));
+  }
+  return wide;
 }
 
 template <class Me>
@@ -274,6 +336,43 @@ __device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, 
     for (int ni = 0; ni < Me::kFragsN; ++ni)
       mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi.a[mi], lo.a[mi], hi.b[ni],
                       lo.b[ni]);
+  }
+}
+
+// One stage of the warp's outputs in FP32 from the FP32 panels: each product exact, the
+// stage's 32 summed from zero in k order (one rounding a step), that sum added to the
+// output's promoted sum (the corrections take none). Two levels, as tf32tf32's promotion:
+// one chain over all of k ran 1.13x tf32tf32's residual at 64 x 8192 x 4096 (call 5).
+// A fragment at a time, so that the rare path takes no registers from the products'.
+template <class Me, class PA, class PB>
+__device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* stage, int warp_m,
+                                           int warp_n, int lane) {
+  const int g = lane / 4, t = lane % 4;
+  const float* b_panel = stage + PA::kFloats;
+#pragma unroll 1
+  for (int f = 0; f < Me::kFragsM * Me::kFragsN; ++f) {
+    const int mi = f / Me::kFragsN, ni = f % Me::kFragsN;
+    const int row = warp_m * Me::kWarpTileM + mi * 16 + g;
+    const int col = warp_n * Me::kWarpTileN + ni * 8 + 2 * t;
+    float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // x: row + 8 (x / 2), column + x % 2
+#pragma unroll 8
+    for (int kk = 0; kk < kBK; ++kk) {
+      const float a0 = stage[PA::at(row, kk)], a1 = stage[PA::at(row + 8, kk)];
+      const float b0 = b_panel[PB::at(col, kk)], b1 = b_panel[PB::at(col + 1, kk)];
+      part[0] = fmaf(a0, b0, part[0]);
+      part[1] = fmaf(a0, b1, part[1]);
+      part[2] = fmaf(a1, b0, part[2]);
+      part[3] = fmaf(a1, b1, part[3]);
+    }
+    // The fragment's elements by run-time index: a register array indexed so would be
+    // local memory, so each element is picked by a switch the compiler unrolls.
+#pragma unroll
+    for (int mj = 0; mj < Me::kFragsM; ++mj)
+#pragma unroll
+      for (int nj = 0; nj < Me::kFragsN; ++nj)
+        if (mj == mi && nj == ni)
+#pragma unroll
+          for (int x = 0; x < 4; ++x) acc.promoted[mj][nj][x] += part[x];
   }
 }
 
@@ -346,8 +445,8 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators<Me>& acc, c
 
 // grid: x output tiles, y products of the batch (from args.batch.first), z k splits
 // (a cluster that reduces in shared memory, or each writes its m x n partial sums and
-// a reduction kernel adds them in order).
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor>
+// a reduction kernel adds them in order). kGuard: AUTO's FP32 blocks (kWideBinades).
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, bool kGuard>
 __global__ void __launch_bounds__(kThreads, TileShape<kT>::kCtasPerSm)
 fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                  float* partials, bool cluster_reduce) {
@@ -392,8 +491,32 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   for (int i = 0; i < count; ++i) {
     cp_async_wait<0>();
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
-    split_stage<M, kT, PA, PB>(reinterpret_cast<const float*>(smem), smem + L::kSplitOffset);
-    __syncthreads();  // the split rows are complete and the FP32 stage is free:
+    const float* stage = reinterpret_cast<const float*>(smem);
+    [[maybe_unused]] const unsigned wide =
+        split_stage<M, kT, PA, PB, kGuard>(stage, smem + L::kSplitOffset);
+    if constexpr (kGuard) {
+      unsigned* flags = reinterpret_cast<unsigned*>(smem + L::kFlagsOffset);
+      const bool a_wide = __any_sync(~0u, wide & 1u), b_wide = __any_sync(~0u, wide & 2u);
+      if (lane == 0) flags[warp] = (a_wide ? 1u : 0u) | (b_wide ? 2u : 0u);
+      // The barrier below, with a vote: a stage some block takes in FP32 keeps the FP32
+      // panels until every warp is done with them, and is refilled after.
+      if (__syncthreads_or(a_wide || b_wide)) {
+        if (block_is_wide<Me>(flags, warp_m, warp_n)) {
+          fp32_stage<Me, PA, PB>(acc, stage, warp_m, warp_n, lane);
+        } else {
+#pragma unroll 1
+          for (int step = 0; step < Me::kSteps; ++step)
+            mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+        }
+        __syncthreads();
+        if (i + 1 < count) load_stage(i + 1);
+        cp_async_commit();
+        continue;
+      }
+    } else {
+      __syncthreads();
+    }
+    // The split rows are complete and the FP32 stage is free:
     if (i + 1 < count) load_stage(i + 1);  // its refill runs beside this stage's products
     cp_async_commit();
 #pragma unroll 1
@@ -436,12 +559,12 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   });
 }
 
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, bool kGuard>
 cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
   using L = Layout<M, kT, kAKMajor, kBKMajor>;
   static_assert(L::kSmemBytes >= kT * sums_pitch<kT>() * 4, "the cluster's sums fit the stages");
-  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor>;
+  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor, kGuard>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kT - 1) / kT, tiles_n = (g.n + kT - 1) / kT;
@@ -457,15 +580,26 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
 // op(A) is K-major when A is transposed, op(B)^T when B is not.
-template <TcMethod M, int kT>
+template <TcMethod M, int kT, bool kGuard>
 cudaError_t launch_tile(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                         const DeviceInfo& dev, cudaStream_t stream) {
   if (g.trans_a) {
-    return g.trans_b ? launch_layout<M, kT, true, false>(g, plan, partials, dev, stream)
-                     : launch_layout<M, kT, true, true>(g, plan, partials, dev, stream);
+    return g.trans_b ? launch_layout<M, kT, true, false, kGuard>(g, plan, partials, dev, stream)
+                     : launch_layout<M, kT, true, true, kGuard>(g, plan, partials, dev, stream);
   }
-  return g.trans_b ? launch_layout<M, kT, false, false>(g, plan, partials, dev, stream)
-                   : launch_layout<M, kT, false, true>(g, plan, partials, dev, stream);
+  return g.trans_b ? launch_layout<M, kT, false, false, kGuard>(g, plan, partials, dev, stream)
+                   : launch_layout<M, kT, false, true, kGuard>(g, plan, partials, dev, stream);
+}
+
+template <TcMethod M, int kT>
+cudaError_t launch_guarded(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
+                           const DeviceInfo& dev, cudaStream_t stream) {
+  // AUTO's products on this family are tf32tf32's, with its FP32 blocks.
+  if constexpr (M == TcMethod::kTf32Tf32) {
+    if (plan.wide_fp32) return launch_tile<M, kT, true>(g, plan, partials, dev, stream);
+  }
+  if (plan.wide_fp32) return cudaErrorInvalidValue;
+  return launch_tile<M, kT, false>(g, plan, partials, dev, stream);
 }
 
 // The 32-wide tile serves the corrected methods, the family's purpose; the one-pass
@@ -474,10 +608,10 @@ template <TcMethod M>
 cudaError_t launch_method(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
   if constexpr (scheme_of(M) == Scheme::kCorrected) {
-    if (plan.tile == 32) return launch_tile<M, 32>(g, plan, partials, dev, stream);
+    if (plan.tile == 32) return launch_guarded<M, 32>(g, plan, partials, dev, stream);
   }
   if (plan.tile != 64) return cudaErrorInvalidValue;
-  return launch_tile<M, 64>(g, plan, partials, dev, stream);
+  return launch_guarded<M, 64>(g, plan, partials, dev, stream);
 }
 
 // Clusters exist from sm_90; the build's sm_90a image is the one that runs on cc 9.0.

@@ -14,6 +14,8 @@
   :func:`block_scaling_study` compares it with the other modes.
 - :func:`split3`, :func:`three_part_gemm` — a three-part TF32 split and its six products;
   :func:`split_error_study` — where tf32tf32's error on wide-range data comes from.
+- :func:`wide_blocks`, :func:`fp32_path` — AUTO on the fused mma.sync family: which blocks of C
+  take a stage in FP32, and what that path computes (bit for bit).
 
 ``python -m ecgemm.numerics --plot DIR`` draws the figures (needs matplotlib);
 ``--auto-blocks DIR`` runs the block-scaling study, ``--three-part DIR`` the split study.
@@ -21,6 +23,7 @@
 
 from .auto import AutoChoice, auto_choice
 from .auto_blocks import BlockChoice, auto_block_gemm, block_choice
+from .auto_fused import fp32_path, wide_blocks, wide_runs
 from .emulator import MODES, TILE_K, gemm, mma, relative_residual
 from .exp_rand import exp_rand
 from .experiments import accumulation_experiment, block_scaling_study, split_error_study
@@ -34,8 +37,8 @@ __all__ = [
     "AutoChoice", "BlockChoice", "FP16", "FP32", "LO_SCALE", "METHODS", "MODES",
     "NATIVE_ROUNDING", "TF32", "TILE_K", "Format",
     "accumulation_experiment", "auto_block_gemm", "auto_choice", "block_choice",
-    "block_scaling_study", "exp_rand", "expected_kept_length", "gemm",
+    "block_scaling_study", "exp_rand", "expected_kept_length", "fp32_path", "gemm",
     "kept_length_distribution", "mantissa_kept", "mma", "p_l0", "reconstruct",
     "relative_residual", "round_to", "split", "split3", "split_error_study", "split_variant",
-    "three_part_gemm", "ulp", "underflow_sampled", "underflow_theory",
+    "three_part_gemm", "ulp", "underflow_sampled", "underflow_theory", "wide_blocks", "wide_runs",
 ]

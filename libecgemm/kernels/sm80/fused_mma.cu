@@ -72,7 +72,7 @@ constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound b
 // kGuardRun values along k of one of its rows of op(A) or columns of op(B) spans more than
 // kWideBinades binades between its nonzero values, or holds an Inf or a NaN. Types 1 and 3
 // of the paper (at most 29 binades a row) kept tf32tf32 at or below SGEMM's residual;
-// types 2 and 4 and a 2^40 outlier a row (40-65) did not (bench/results/gate-2026-11-25).
+// types 2 and 4 and a 2^40 outlier a row (40-65) did not (bench/results/README.md#auto-fused).
 // Blocks and runs are the same for both tiles, so the tiles give the same bits.
 constexpr int kGuardBlock = 32;
 constexpr int kGuardRun = 8;
@@ -342,7 +342,8 @@ __device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, 
 // One stage of the warp's outputs in FP32 from the FP32 panels: each product exact, the
 // stage's 32 summed from zero in k order (one rounding a step), that sum added to the
 // output's promoted sum (the corrections take none). Two levels, as tf32tf32's promotion:
-// one chain over all of k ran 1.13x tf32tf32's residual at 64 x 8192 x 4096 (call 5).
+// one chain over all of k ran 1.13x tf32tf32's residual at 64 x 8192 x 4096
+// (bench/results/README.md#auto-fused).
 // A fragment at a time, so that the rare path takes no registers from the products'.
 template <class Me, class PA, class PB>
 __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* stage, int warp_m,

@@ -84,7 +84,8 @@ Context context(const ecgemmContext& ctx, const GemmArgs& args) {
   c.corrected = c.method == TcMethod::kTf32Tf32 || c.method == TcMethod::kHalfHalf;
   // Not AUTO's: its tf32tf32 products there have no FP32 blocks for data too wide for
   // them (fused_mma's do: docs/numerics.md section 12).
-  c.fused_ok = c.tensor_cores && ctx.mode != ECGEMM_MODE_AUTO && fused_wgmma_usable(args, c.dev);
+  c.fused_ok =
+      c.tensor_cores && ctx.mode != ECGEMM_MODE_AUTO && fused_wgmma_usable(args, c.dev);
   // The fused mma.sync family runs every method. Its k bound (fused_mma.hpp: `fits`)
   // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
   // the Tensor Core by definition, so it is not theirs.

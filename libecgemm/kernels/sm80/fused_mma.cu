@@ -116,7 +116,7 @@ struct Layout {
   using PB = Panel<kBKMajor, kT>;
   static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
   // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo, then one word a warp
-  // for AUTO's wide runs (wide_flags).
+  // for AUTO's wide runs (the kernel's `flags`, block_is_wide).
   static constexpr int kSplitOffset = kStageFloats * 4;
   static constexpr int kFlagsOffset = kSplitOffset + 4 * Me::kPlaneBytes;
   static constexpr int kSmemBytes = kFlagsOffset + 4 * kThreads / 32;
@@ -302,7 +302,8 @@ __device__ __forceinline__ unsigned split_stage(const float* stage, char* split)
 // flags[w].
 template <class Me>
 __device__ __forceinline__ bool block_is_wide(const unsigned* flags, int warp_m, int warp_n) {
-  const int rows = warp_m * Me::kWarpTileM / kGuardBlock, cols = warp_n * Me::kWarpTileN / kGuardBlock;
+  const int rows = warp_m * Me::kWarpTileM / kGuardBlock;
+  const int cols = warp_n * Me::kWarpTileN / kGuardBlock;
   bool wide = false;
 #pragma unroll
   for (int w = 0; w < kThreads / 32; ++w) {

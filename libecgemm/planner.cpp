@@ -63,7 +63,6 @@ bool pinned_family(FamilyPin* pin) {
 // ran 0.88-1.1x SGEMM's speed there, faster than every Tensor Core family.
 constexpr int64_t kFp32RouteMaxK = 16;
 
-
 // What the call and handle allow, computed once per plan.
 struct Context {
   const ecgemmContext& ctx;

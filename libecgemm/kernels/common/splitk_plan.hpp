@@ -49,11 +49,14 @@ inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits) {
 // families split k to keep it (chain_splits) rather than lose the plan.
 constexpr int64_t kMaxChainK = 4096;
 
-// The fewest splits of `units` k-units of `unit_k` each (a family's smallest cut of k)
-// that keep every split's k within kMaxChainK, splits taking ceil(units / splits) each.
-inline int64_t chain_splits(int64_t units, int64_t unit_k) {
+// `splits` raised, where `tiles` leave some of `slots` idle, to the fewest splits of
+// `units` k-units of `unit_k` each (a family's smallest cut of k) that keep every split's k
+// within kMaxChainK, splits taking ceil(units / splits) each.
+inline int64_t chain_splits(int64_t splits, int64_t tiles, int64_t slots, int64_t units,
+                            int64_t unit_k) {
+  if (tiles >= slots) return splits;
   const int64_t per = std::max<int64_t>(1, kMaxChainK / unit_k);
-  return (units + per - 1) / per;
+  return std::max(splits, (units + per - 1) / per);
 }
 
 }  // namespace ecgemm::detail

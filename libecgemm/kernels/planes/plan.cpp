@@ -21,9 +21,9 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   const int64_t tiles = (w.m_pad / kTileM) * (w.n_pad / kTileN);
   const int64_t k_tiles = w.k_pad / k_align;
   int64_t splits = wave_splits(tiles, dev.sm_count, k_tiles / 8);
-  if (tiles < dev.sm_count && scheme_of(method) == Scheme::kCorrected) {
+  if (scheme_of(method) == Scheme::kCorrected) {
     const int64_t slice = kPadKBytes / static_cast<int64_t>(element_bytes(method));
-    splits = std::max(splits, chain_splits(w.k_pad / slice, slice));
+    splits = chain_splits(splits, tiles, dev.sm_count, w.k_pad / slice, slice);
   }
   w.splits = static_cast<int>(splits);
   const size_t plane_a = static_cast<size_t>(w.m_pad * w.k_pad) * element_bytes(method);

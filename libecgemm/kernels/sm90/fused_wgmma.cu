@@ -490,8 +490,8 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
     splits = wave_splits(tiles, dev.sm_count,
                          std::min(stages / kMinStagesPerSplit, int64_t(65535)));
     // The accuracy bound where SMs idle (splitk_plan.hpp: kMaxChainK), in whole stages.
-    if (tiles < dev.sm_count && scheme_of(method) == Scheme::kCorrected)
-      splits = std::max(splits, chain_splits(stages, kUnitK * units_per_stage));
+    if (scheme_of(method) == Scheme::kCorrected)
+      splits = chain_splits(splits, tiles, dev.sm_count, stages, kUnitK * units_per_stage);
   }
   // As many partial planes as the cap holds (a user workspace, the handle's limit).
   const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 #include "kernels/common/splitk_plan.hpp"
 #include "memory.hpp"
@@ -115,7 +116,15 @@ bool usable(const Context& c, Family family) {
 // A pinned tile the call's products can take (fused_mma's 32 runs the corrected methods;
 // AUTO's products there are tf32tf32's).
 bool pin_fits(const Context& c, const FamilyPin& pin) {
-  return pin.tile != 32 || c.corrected;
+  const bool scaled = c.ctx.mode == ECGEMM_MODE_AUTO && pin.auto_products == TcMethod::kHalfHalf;
+  return (pin.tile != 32 || c.corrected) && !(scaled && pin.tile == 64);
+}
+
+// The products a pin names, where they apply: AUTO's on fused_mma (FamilyPin).
+std::optional<TcMethod> pinned_products(const Context& c, const FamilyPin& pin) {
+  if (!pin.auto_products || c.ctx.mode != ECGEMM_MODE_AUTO || pin.family != Family::kFusedMma)
+    return std::nullopt;
+  return pin.auto_products;
 }
 
 struct GridOf {
@@ -201,6 +210,8 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       break;
     }
     case Family::kFusedMma: {
+      // AUTO's scaled form runs on the 32-wide tile only (fused_mma.cu: launch_guarded).
+      if (auto_mode && p.method == TcMethod::kHalfHalf) tile = 32;
       const FusedMmaPlan f = plan_fused_mma(args, c.dev, c.cap, tile);
       p.bytes = f.bytes;
       p.detail = f;
@@ -216,8 +227,12 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
     keep_cheaper(c, p, fused_mma_alternative(p.method, *f, args, c.dev, c.cap));
   // AUTO's products off the planes are tf32tf32's; on fused_mma a block whose operands are
-  // too wide for them takes FP32's (docs/numerics.md section 12).
-  if (auto* f = std::get_if<FusedMmaPlan>(&p.detail)) f->wide_fp32 = auto_mode;
+  // too wide for them takes FP32's (docs/numerics.md section 12). Or, on fused_mma,
+  // halfhalf's on values scaled a row and a column a stage (section 13).
+  if (auto* f = std::get_if<FusedMmaPlan>(&p.detail)) {
+    f->wide_fp32 = auto_mode;
+    f->scaled = auto_mode && p.method == TcMethod::kHalfHalf;
+  }
   return p;
 }
 
@@ -321,8 +336,9 @@ struct Describer {
                          f.swapped ? " swapped" : "", f.splits);
   }
   int operator()(const FusedMmaPlan& f) const {
-    return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s", f.tile, f.tile, f.splits,
-                         f.cluster_reduce ? " cluster" : "", f.wide_fp32 ? " wide=fp32" : "");
+    return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s%s", f.tile, f.tile, f.splits,
+                         f.cluster_reduce ? " cluster" : "", f.wide_fp32 ? " wide=fp32" : "",
+                         f.scaled ? " scaled" : "");
   }
 };
 
@@ -365,18 +381,27 @@ CostFeatures plan_features(const Plan& plan, const GemmArgs& args, const DeviceI
 }
 
 bool family_by_name(const char* name, FamilyPin* pin) {
-  const char* colon = std::strchr(name, ':');
-  const size_t length = colon ? static_cast<size_t>(colon - name) : std::strlen(name);
+  const std::string_view text(name);
+  const size_t slash = text.find('/');
+  const std::string_view head = text.substr(0, slash);
+  pin->auto_products.reset();
+  if (slash != std::string_view::npos) {
+    const std::string_view products = text.substr(slash + 1);
+    if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
+    else if (products == "halfhalf") pin->auto_products = TcMethod::kHalfHalf;
+    else return false;
+  }
+  const size_t colon = head.find(':');
+  const std::string_view family = head.substr(0, colon);
   for (Family f : kFamilies) {
-    if (std::strlen(family_name(f)) != length || std::strncmp(name, family_name(f), length) != 0)
-      continue;
+    if (family != family_name(f)) continue;
     pin->family = f;
     pin->tile = 0;
-    if (colon == nullptr) return true;
-    // Only fused_mma has tiles to choose: "fused_mma:32" or "fused_mma:64".
-    if (f != Family::kFusedMma) return false;
-    if (std::strcmp(colon + 1, "32") == 0) pin->tile = 32;
-    else if (std::strcmp(colon + 1, "64") == 0) pin->tile = 64;
+    // Only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and AUTO's products to choose.
+    if (f != Family::kFusedMma) return colon == std::string_view::npos && !pin->auto_products;
+    if (colon == std::string_view::npos) return true;
+    const std::string_view tile = head.substr(colon + 1);
+    pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;
     return pin->tile != 0;
   }
   return false;
@@ -385,7 +410,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
 bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, const FamilyPin& pin, Plan* plan) {
   const Context c = context(ctx, args);
   if (!usable(c, pin.family) || !pin_fits(c, pin)) return false;
-  *plan = plan_for(c, pin.family, std::nullopt, pin.tile);
+  *plan = plan_for(c, pin.family, pinned_products(c, pin), pin.tile);
   return plan->bytes <= c.cap;
 }
 
@@ -409,7 +434,7 @@ Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args) {
   const Context c = context(ctx, args);
   FamilyPin pinned;
   if (pinned_family(&pinned) && usable(c, pinned.family) && pin_fits(c, pinned)) {
-    Plan p = plan_for(c, pinned.family, std::nullopt, pinned.tile);
+    Plan p = plan_for(c, pinned.family, pinned_products(c, pinned), pinned.tile);
     if (p.bytes <= c.cap) return p;
   }
   return cheapest(c);

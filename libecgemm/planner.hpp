@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -30,10 +31,13 @@ enum class Family {
 const char* family_name(Family family);
 
 // A family, and the tile where a family offers several (0: the planner's choice). Spelt
-// "<family_name>" or "<family_name>:<tile>" in ECGEMM_FAMILY (fused_mma:32, fused_mma:64).
+// "<family_name>" or "<family_name>:<tile>" in ECGEMM_FAMILY (fused_mma:32, fused_mma:64),
+// with "/tf32tf32" or "/halfhalf" after it for AUTO's products on fused_mma (its two forms;
+// other modes ignore it).
 struct FamilyPin {
   Family family = Family::kSimt;
   int tile = 0;
+  std::optional<TcMethod> auto_products;
 };
 
 struct Plan {

@@ -4,7 +4,7 @@ it computes there. The GPU tests hold the kernels to this model (tests/test_auto
 import numpy as np
 import pytest
 
-from ecgemm.numerics import exp_rand, fp32_path, wide_blocks, wide_runs
+from ecgemm.numerics import exp_rand, fp32_path, scaled_wide_blocks, unscalable_stages, wide_blocks, wide_runs
 
 RNG = np.random.default_rng(26)
 
@@ -88,3 +88,43 @@ def test_the_fp32_path_rounds_each_step_to_nearest_in_two_levels():
     a = np.array([[1.0, 2.0 ** -12 * (1 + 2.0 ** -23)]], dtype=np.float32)
     b = np.array([[1.0], [2.0 ** -12]], dtype=np.float32)
     assert fp32_path(a, b)[0, 0] == np.float32(1 + 2.0 ** -23)
+
+
+# The scaled form (docs/numerics.md section 13): a row's stage of 32 values.
+def test_the_scaled_form_s_bounds():
+    stage = np.full((1, 32), 1.0, np.float32)
+    stage[0, 1] = 2.0 ** -28                  # 28 binades below the largest: still scaled
+    assert not unscalable_stages(stage)[0, 0]
+    stage[0, 1] = 2.0 ** -29
+    assert unscalable_stages(stage)[0, 0]
+    for top, ok in [(1.9 * 2.0 ** 60, True), (2.0 ** 61, False), (2.0 ** -60, True), (1.9 * 2.0 ** -61, False)]:
+        assert unscalable_stages(np.full((1, 32), top, np.float32))[0, 0] != ok, top
+    for bad in (np.inf, -np.inf, np.nan):
+        stage = np.ones((1, 32), np.float32)
+        stage[0, 5] = bad
+        assert unscalable_stages(stage)[0, 0]
+
+
+def test_zeros_do_not_count_and_stages_are_32_wide():
+    x = np.zeros((2, 70), np.float32)
+    x[0, :3] = 2.0 ** 50
+    x[1, 40] = -3.0
+    x[1, 63] = 2.0 ** -25                     # same stage as 40: 27 binades apart
+    x[1, 64] = 2.0 ** -40                     # stage 2, alone
+    assert not unscalable_stages(x).any()
+    x[1, 63] = 2.0 ** -30
+    assert unscalable_stages(x).tolist() == [[False, False, False], [False, True, False]]
+
+
+def test_the_scaled_form_s_blocks():
+    a, b = exp_rand((96, 160), -15, -5, RNG), exp_rand((160, 70), 0, 20, RNG)
+    assert not scaled_wide_blocks(a, b).any()
+    a[40, 50] = 2.0 ** 40                     # row block 1, stage 1
+    b[100, 66] = 2.0 ** -60                   # column block 2, stage 3
+    wide = scaled_wide_blocks(a, b)
+    assert wide[1, :, 1].all() and wide[:, 2, 3].all() and wide.sum() == 6
+    # The paper's type 1 spans 29 binades a row: ~40% of a row's stages cannot be scaled, so
+    # nearly every block of 32 rows takes nearly every stage in FP32 (correct, and slow).
+    t1 = exp_rand((64, 1024), -15, 14, RNG), exp_rand((1024, 64), -15, 14, RNG)
+    assert 0.3 < unscalable_stages(t1[0]).mean() < 0.6
+    assert scaled_wide_blocks(*t1).mean() > 0.99

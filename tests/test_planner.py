@@ -104,6 +104,20 @@ def test_pinned_families_plan_what_they_can_run(plan_on):
     assert plan_on("tf32tf32", 64, 64, 64, family="nonsense")[0] == STATUS["INVALID_VALUE"]
 
 
+def test_a_pin_names_auto_s_form_on_fused_mma(plan_on):
+    # "/halfhalf": the scaled form; "/tf32tf32": tf32tf32's products; both with FP32 blocks.
+    scaled = fields(plan_on("auto", 300, 200, 500, family="fused_mma:32/halfhalf")[1])
+    assert (scaled["method"], scaled["tile"], scaled["wide"]) == ("halfhalf", "32x32", "fp32")
+    assert fields(plan_on("auto", 300, 200, 500, family="fused_mma/halfhalf")[1])["tile"] == "32x32"
+    assert plan_on("auto", 300, 200, 500, family="fused_mma:64/halfhalf")[0] == STATUS["NOT_SUPPORTED"]
+    plain = plan_on("auto", 300, 200, 500, family="fused_mma:64/tf32tf32")[1]
+    assert fields(plain)["method"] == "tf32tf32" and " scaled" not in plain and "wide=fp32" in plain
+    # Other modes keep their own products; other families and spellings are refused.
+    assert fields(plan_on("tf32tf32", 300, 200, 500, family="fused_mma/halfhalf")[1])["method"] == "tf32tf32"
+    for bad in ("planes/halfhalf", "fused_mma/fp16", "fused_mma:48/halfhalf", "fused_mma/"):
+        assert plan_on("auto", 300, 200, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
 def test_batches_of_tiny_products_plan_the_dot_tile_on_simt(plan_on):
     """A batch of products with few outputs takes a warp per product (tile=dot) on simt;
     a single product or 64 outputs do not."""

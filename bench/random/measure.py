@@ -111,7 +111,8 @@ class Measurer:
         os.environ[FAMILY_PIN] = family
         try:
             route = self._route(a, b, mode)
-            if f"family={family.split(':')[0]} " not in route + " ":  # "fused_mma:32": a family's tile
+            # "fused_mma:32": a family's tile; "fused_mma/halfhalf": AUTO's products there.
+            if f"family={family.split('/')[0].split(':')[0]} " not in route + " ":
                 return {"skipped": route}
             call = lambda: self.ecgemm.matmul(a, b, out=out, mode=mode)  # noqa: E731
             return {**self._method(call, out, ref, ref_norm, e2e=False), "route": route}

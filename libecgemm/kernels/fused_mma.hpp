@@ -28,6 +28,9 @@ struct FusedMmaPlan {
   // AUTO (tf32tf32's products): a 32 x 32 block of C takes a stage's products in FP32
   // where its operands span too many binades for the two parts (fused_mma.cu: kWideBinades).
   bool wide_fp32 = false;
+  // AUTO with halfhalf's products: each stage's values scaled by a power of two per row of
+  // op(A) and per column of op(B) (fused_mma.cu: AutoForm::kScaled); wide_fp32 as well.
+  bool scaled = false;
 };
 
 // Whether the GPU has mma.sync (cc >= 8.0); the family runs every Tensor Core method.

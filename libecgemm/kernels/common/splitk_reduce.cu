@@ -1,5 +1,10 @@
 // The split-K reducer (splitk_reduce.hpp): one kernel per order of addition, each
-// applying the shared epilogue.
+// applying the shared epilogue. Partials are added in FP64 (PartialSum) and rounded to
+// FP32 once: the sum of a few thousand FP32 partials keeps nearly all its bits there, so
+// an output rounds once where FP32 adds rounded once a split. The order still fixes the
+// bits (an FP64 rounding can decide the FP32 one). FP32 adds had put AUTO 0.006% above
+// SGEMM on one 2^40 value a row at 256 x 1024 x 256, 32 splits
+// (bench/results/README.md#fp64-reduce).
 #include <algorithm>
 #include <cstdint>
 
@@ -42,11 +47,11 @@ reduce_serial_kernel(const float* __restrict__ partials, int splits, int64_t m_p
   const int64_t col_step = static_cast<int64_t>(gridDim.y) * blockDim.y;
   for (int64_t col = blockIdx.y * static_cast<int64_t>(blockDim.y) + threadIdx.y; col < args.n;
        col += col_step) {
-    float sum = 0.0f;
+    PartialSum sum = 0.0;
     // Unrolled so that the loads are in flight together; the adds keep split order.
 #pragma unroll 4
     for (int s = 0; s < splits; ++s) sum += partials[s * m_pad * n_pad + col * m_pad + row];
-    epi.store(args.c + col * args.ldc + row, unscale(args.scale, row, col, sum));
+    epi.store(args.c + col * args.ldc + row, unscale(args.scale, row, col, static_cast<float>(sum)));
   }
 }
 
@@ -58,12 +63,12 @@ constexpr int kRunsGroups = kRunsThreads / kRunsOutputs;
 
 __global__ void __launch_bounds__(kRunsThreads)
 reduce_runs_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
-  __shared__ float sums[kRunsGroups][kRunsOutputs];
+  __shared__ PartialSum sums[kRunsGroups][kRunsOutputs];
   wait_for_prior_grids();
   const int lane = threadIdx.x % kRunsOutputs, group = threadIdx.x / kRunsOutputs;
   const int64_t plane = args.m * args.n;
   const int64_t idx = static_cast<int64_t>(blockIdx.x) * kRunsOutputs + lane;
-  float sum = 0.0f;
+  PartialSum sum = 0.0;
   if (idx < plane) {
     const int first = splits * group / kRunsGroups, last = splits * (group + 1) / kRunsGroups;
 #pragma unroll 4
@@ -78,7 +83,7 @@ reduce_runs_kernel(const float* __restrict__ partials, int splits, GemmArgs args
   }
   if (group == 0 && idx < plane)
     Epilogue::of(args.scalars, true)
-        .store(args.c + idx / args.m * args.ldc + idx % args.m, sums[0][lane]);
+        .store(args.c + idx / args.m * args.ldc + idx % args.m, static_cast<float>(sums[0][lane]));
 }
 
 // kLanes: G threads per output add its partials (contiguous), strided and then by a
@@ -91,12 +96,12 @@ template <int G>
 __global__ void __launch_bounds__(kLanesThreads)
 reduce_lanes_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
   static_assert(G == 32 || G == kLanesThreads, "a warp or the block per output");
-  __shared__ float warp_sums[kLanesWarps];
+  __shared__ PartialSum warp_sums[kLanesWarps];
   wait_for_prior_grids();  // the partial sums
   const int j = threadIdx.x % G, lane = threadIdx.x % 32;
   const int64_t idx = static_cast<int64_t>(blockIdx.x) * (kLanesThreads / G) + threadIdx.x / G;
   const bool live = idx < args.m * args.n;
-  float sum = 0.0f;
+  PartialSum sum = 0.0;
   if (live)
     for (int s = j; s < splits; s += G) sum += partials[idx * splits + s];
 #pragma unroll
@@ -105,14 +110,14 @@ reduce_lanes_kernel(const float* __restrict__ partials, int splits, GemmArgs arg
     if (lane == 0) warp_sums[threadIdx.x / 32] = sum;
     __syncthreads();
     if (threadIdx.x != 0) return;
-    sum = 0.0f;
+    sum = 0.0;
 #pragma unroll
     for (int w = 0; w < kLanesWarps; ++w) sum += warp_sums[w];
   } else if (lane != 0) {
     return;
   }
   if (live)
-    store_scaled(args.c + idx / args.m * args.ldc + idx % args.m, sum,
+    store_scaled(args.c + idx / args.m * args.ldc + idx % args.m, static_cast<float>(sum),
                  resolve_alpha(args.scalars), resolve_beta(args.scalars));
 }
 

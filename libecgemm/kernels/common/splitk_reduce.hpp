@@ -27,6 +27,9 @@ enum class SplitOrder {
   kLanes,
 };
 
+// What an output's partials are added in, before one rounding to FP32 (splitk_reduce.cu).
+using PartialSum = double;
+
 struct Partials {
   const float* data = nullptr;
   int splits = 1;

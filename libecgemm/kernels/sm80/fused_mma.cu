@@ -78,6 +78,22 @@ constexpr int kGuardBlock = 32;
 constexpr int kGuardRun = 8;
 constexpr int kWideBinades = 32;
 
+// AUTO's forms on this family (FusedMmaPlan): off; tf32tf32's products with the FP32
+// blocks above; or halfhalf's products on values scaled by a power of two per row of
+// op(A) and per column of op(B) in each stage (docs/numerics.md section 13), with FP32
+// blocks where a row or column of the stage cannot be scaled: more than kScaledBinades
+// between its largest and smallest nonzero magnitudes, its largest outside 2^±kScaledMaxExp,
+// or an Inf or a NaN. Scaled, the largest magnitude lies in [2^kScaledTop, 2^(kScaledTop+1))
+// and the smallest nonzero at or above 2^(kScaledTop - kScaledBinades) = 2^-14, where the
+// FP16 hi and lo parts keep 22 bits of each value, as tf32tf32's two parts do; the unscale
+// factors 2^(E_i - 14) 2^(E_j - 14) stay within FP32 for |E| <= 60, so applying them is exact
+// but where the product itself is subnormal. The planner does not choose the scaled form: it
+// ran 0.95x tf32tf32's speed on the held-out sample (bench/results/README.md#auto-scaled).
+enum class AutoForm { kOff, kFp32Blocks, kScaled };
+constexpr int kScaledTop = 14;
+constexpr int kScaledBinades = 28;
+constexpr int kScaledMaxExp = 60;
+
 // Every Tensor Core method: the corrected ones (the family's purpose), and the one-pass
 // modes and Markidis, which batches take here where the wgmma families are absent.
 template <TcMethod M, int kT>
@@ -109,17 +125,19 @@ struct Panel {
   }
 };
 
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, AutoForm kAuto = AutoForm::kOff>
 struct Layout {
   using Me = Method<M, kT>;
   using PA = Panel<kAKMajor, kT>;
   using PB = Panel<kBKMajor, kT>;
   static constexpr int kStageFloats = PA::kFloats + PB::kFloats;
   // One FP32 stage, then the split rows: A_hi, B_hi, A_lo, B_lo, then one word a warp
-  // for AUTO's wide runs (the kernel's `flags`, block_is_wide).
+  // for AUTO's wide runs (the kernel's `flags`, block_is_wide), then for the scaled form
+  // the stage's unscale factor of each row of op(A) and each column of op(B).
   static constexpr int kSplitOffset = kStageFloats * 4;
   static constexpr int kFlagsOffset = kSplitOffset + 4 * Me::kPlaneBytes;
-  static constexpr int kSmemBytes = kFlagsOffset + 4 * kThreads / 32;
+  static constexpr int kScalesOffset = kFlagsOffset + 4 * kThreads / 32;
+  static constexpr int kSmemBytes = kScalesOffset + (kAuto == AutoForm::kScaled ? 8 * kT : 0);
 };
 
 // One thread's share of copying a T x kBK panel per stage: kChunks 16-byte chunks of
@@ -297,17 +315,82 @@ __device__ __forceinline__ unsigned split_stage(const float* stage, char* split)
   return (ra.wide ? 1u : 0u) | (rb.wide ? 2u : 0u);
 }
 
+// The scaled form's split (AutoForm::kScaled): the kThreads / T lanes that split one row
+// of a panel are adjacent (thread t: row t / kParts, run t % kParts), so that two or four
+// shuffles give each the row's extremes over the stage. Returns whether the row cannot be
+// scaled, and leaves 2^(E - kScaledTop) in unscale[row] (E: the largest magnitude's exponent).
+template <int kT>
+struct ScaledSplit {
+  static constexpr int kParts = kThreads / kT;
+  static constexpr int kRun = kBK / kParts;
+  static_assert(kRun == TileShape<kT>::kSplitRun, "the same runs as the other forms");
+};
+
+template <class P, int kT>
+__device__ __forceinline__ bool scale_and_split(const float* panel, char* hi, char* lo,
+                                                float* unscale) {
+  using S = ScaledSplit<kT>;
+  const int r = threadIdx.x / S::kParts, part = threadIdx.x % S::kParts;
+  float v[S::kRun];
+  read_run<P>(v, panel, r, part * S::kRun);
+  uint32_t top = 0, bottom = 0xffffffffu;  // largest magnitude; smallest nonzero less 1
+#pragma unroll
+  for (int j = 0; j < S::kRun; ++j) {
+    const uint32_t a = float_bits(v[j]) & 0x7fffffffu;
+    top = max(top, a);
+    bottom = min(bottom, a - 1u);
+  }
+#pragma unroll
+  for (int x = 1; x < S::kParts; x *= 2) {
+    top = max(top, __shfl_xor_sync(~0u, top, x));
+    bottom = min(bottom, __shfl_xor_sync(~0u, bottom, x));
+  }
+  constexpr int kBias = 127;
+  const int e_top = static_cast<int>(top >> 23), e_bottom = static_cast<int>((bottom + 1u) >> 23);
+  const bool unscalable = top >= 0x7f800000u ||
+                          (top != 0 && (e_top - e_bottom > kScaledBinades ||
+                                        e_top < kBias - kScaledMaxExp || e_top > kBias + kScaledMaxExp));
+  // An unscalable row is split all the same (its blocks take FP32 and never read it);
+  // the clamp keeps its factors finite.
+  const int e = top == 0 ? kBias : min(max(e_top, kBias - kScaledMaxExp), kBias + kScaledMaxExp);
+  const float scale = bits_float(static_cast<uint32_t>(2 * kBias + kScaledTop - e) << 23);
+  if (part == 0) unscale[r] = bits_float(static_cast<uint32_t>(e - kScaledTop) << 23);
+#pragma unroll
+  for (int j = 0; j < S::kRun; ++j) v[j] *= scale;  // exact: a power of two, within range
+  const int at = r * Method<TcMethod::kHalfHalf, kT>::kRowPitch + part * S::kRun * 2;
+  store_parts<TcMethod::kHalfHalf, true>(v, hi + at, lo + at);
+  return unscalable;
+}
+
+// Both panels of one stage, scaled: wide bits as split_stage's.
+template <int kT, class PA, class PB>
+__device__ __forceinline__ unsigned split_stage_scaled(const float* stage, char* split,
+                                                       float* unscale) {
+  using Me = Method<TcMethod::kHalfHalf, kT>;
+  const bool a = scale_and_split<PA, kT>(stage, split, split + 2 * Me::kPlaneBytes, unscale);
+  const bool b = scale_and_split<PB, kT>(stage + PA::kFloats, split + Me::kPlaneBytes,
+                                         split + 3 * Me::kPlaneBytes, unscale + kT);
+  return (a ? 1u : 0u) | (b ? 2u : 0u);
+}
+
+// The block of rows (of each panel) that warp w split: rows (32 w mod T) .. +31 in
+// split_stage, rows w 32 / kParts .. in split_stage_scaled.
+template <int kT, AutoForm kAuto>
+__device__ __forceinline__ int split_block_of_warp(int w) {
+  if constexpr (kAuto == AutoForm::kScaled) return 32 * w / ScaledSplit<kT>::kParts / kGuardBlock;
+  else return 32 * w % kT / kGuardBlock;
+}
+
 // Whether the warp's block of C (32 x 32, kGuardBlock) takes this stage in FP32: warp w
-// split rows (32 w mod T) .. +31 of both panels (split_stage), and left its wide bits in
-// flags[w].
-template <class Me>
+// left the wide bits of the rows it split in flags[w].
+template <class Me, AutoForm kAuto>
 __device__ __forceinline__ bool block_is_wide(const unsigned* flags, int warp_m, int warp_n) {
   const int rows = warp_m * Me::kWarpTileM / kGuardBlock;
   const int cols = warp_n * Me::kWarpTileN / kGuardBlock;
   bool wide = false;
 #pragma unroll
   for (int w = 0; w < kThreads / 32; ++w) {
-    const int half = 32 * w % Me::kTile / kGuardBlock;
+    const int half = split_block_of_warp<Me::kTile, kAuto>(w);
     wide |= (half == rows && (flags[w] & 1u)) || (half == cols && (flags[w] & 2u));
   }
   return wide;
@@ -338,6 +421,65 @@ __device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, 
       mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi.a[mi], lo.a[mi], hi.b[ni],
                       lo.b[ni]);
   }
+}
+
+// The scaled form's factor 2^(E_i - 14) 2^(E_j - 14) for each of this thread's outputs in
+// one stage (fragment element x: row g + 8 (x / 2), column 2t + x % 2): a power of two in
+// [2^-148, 2^92], so the FMAs that apply it round once and only there.
+template <class Me>
+struct StageScales {
+  float f[Me::kFragsM][Me::kFragsN][4];
+  __device__ __forceinline__ StageScales(const float* unscale, int warp_m, int warp_n, int lane) {
+    const int g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int mi = 0; mi < Me::kFragsM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < Me::kFragsN; ++ni)
+#pragma unroll
+        for (int x = 0; x < 4; ++x)
+          f[mi][ni][x] = unscale[warp_m * Me::kWarpTileM + mi * 16 + 8 * (x / 2) + g] *
+                         unscale[Me::kTile + warp_n * Me::kWarpTileN + ni * 8 + 2 * t + x % 2];
+  }
+};
+
+// One stage of the scaled form (halfhalf's products): hi·hi each k-step from a zero
+// accumulator, added at the output's scale by an FMA (round-to-nearest, as halfhalf's add);
+// the corrections summed over the stage in the Tensor Core, then added the same way, since
+// the next stage's scales differ.
+template <class Me>
+__device__ __forceinline__ void products_scaled(Accumulators<Me>& acc, const StageScales<Me>& sc,
+                                                uint32_t split, int warp_m, int warp_n, int lane) {
+  float stage_corr[Me::kFragsM][Me::kFragsN][4] = {};
+  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+  for (int step = 0; step < Me::kSteps; ++step) {
+    Frags<Me> hi, lo;
+    load_frags_b<Me>(hi, split + Me::kPlaneBytes, warp_n, lane, step);
+    load_frags_b<Me>(lo, split + 3 * Me::kPlaneBytes, warp_n, lane, step);
+#pragma unroll
+    for (int mi = 0; mi < Me::kFragsM; ++mi) {
+      load_frag_a<Me>(hi.a[mi], split, warp_m, lane, step, mi);
+      load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
+#pragma unroll
+      for (int ni = 0; ni < Me::kFragsN; ++ni) {
+        float d[4];
+        MmaF16::run(stage_corr[mi][ni], lo.a[mi], hi.b[ni], stage_corr[mi][ni]);
+        MmaF16::run(stage_corr[mi][ni], hi.a[mi], lo.b[ni], stage_corr[mi][ni]);
+        MmaF16::run(d, hi.a[mi], hi.b[ni], zero);
+#pragma unroll
+        for (int x = 0; x < 4; ++x)
+          acc.promoted[mi][ni][x] = fmaf(d[x], sc.f[mi][ni][x], acc.promoted[mi][ni][x]);
+      }
+    }
+  }
+#pragma unroll
+  for (int mi = 0; mi < Me::kFragsM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < Me::kFragsN; ++ni)
+#pragma unroll
+      for (int x = 0; x < 4; ++x)
+        acc.correction[mi][ni][x] =
+            fmaf(stage_corr[mi][ni][x], sc.f[mi][ni][x], acc.correction[mi][ni][x]);
 }
 
 // One stage of the warp's outputs in FP32 from the FP32 panels: each product exact, the
@@ -432,6 +574,8 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators<Me>& acc, c
 #pragma unroll
       for (int s = 0; s < kClusterSplits; ++s)
         part[s] = s < splits ? cluster.map_shared_rank(sums, s)[col * kPitch + row] : 0.0f;
+      // FP32 adds here (at most kClusterSplits): FP64 ones, as the common reducer's, cost
+      // 2% on the held-out shapes that cluster (bench/results/README.md#fp64-reduce).
       float v = 0.0f;
 #pragma unroll
       for (int s = 0; s < kClusterSplits; ++s)
@@ -447,13 +591,17 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators<Me>& acc, c
 
 // grid: x output tiles, y products of the batch (from args.batch.first), z k splits
 // (a cluster that reduces in shared memory, or each writes its m x n partial sums and
-// a reduction kernel adds them in order). kGuard: AUTO's FP32 blocks (kWideBinades).
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, bool kGuard>
+// a reduction kernel adds them in order). kAuto: AUTO's form (FP32 blocks, or scales and
+// FP32 blocks).
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, AutoForm kAuto>
 __global__ void __launch_bounds__(kThreads, TileShape<kT>::kCtasPerSm)
 fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                  float* partials, bool cluster_reduce) {
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
-  using L = Layout<M, kT, kAKMajor, kBKMajor>;
+  constexpr bool kGuard = kAuto != AutoForm::kOff;
+  constexpr bool kScaled = kAuto == AutoForm::kScaled;
+  static_assert(!kScaled || M == TcMethod::kHalfHalf, "the scaled form runs halfhalf's products");
+  using L = Layout<M, kT, kAKMajor, kBKMajor, kAuto>;
   using Me = typename L::Me;
   using PA = typename L::PA;
   using PB = typename L::PB;
@@ -488,14 +636,30 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
 #pragma unroll
       for (int x = 0; x < 4; ++x) acc.promoted[mi][ni][x] = acc.correction[mi][ni][x] = 0.0f;
 
+  float* const unscale = reinterpret_cast<float*>(smem + L::kScalesOffset);
+  // This stage's products from the split rows (and, scaled, their factors).
+  auto products = [&]() {
+    if constexpr (kScaled) {
+      products_scaled<Me>(acc, StageScales<Me>(unscale, warp_m, warp_n, lane), split, warp_m,
+                          warp_n, lane);
+    } else {
+#pragma unroll 1
+      for (int step = 0; step < Me::kSteps; ++step)
+        mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+    }
+  };
+
   load_stage(0);
   cp_async_commit();
   for (int i = 0; i < count; ++i) {
     cp_async_wait<0>();
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
     const float* stage = reinterpret_cast<const float*>(smem);
-    [[maybe_unused]] const unsigned wide =
-        split_stage<M, kT, PA, PB, kGuard>(stage, smem + L::kSplitOffset);
+    [[maybe_unused]] unsigned wide;
+    if constexpr (kScaled)
+      wide = split_stage_scaled<kT, PA, PB>(stage, smem + L::kSplitOffset, unscale);
+    else
+      wide = split_stage<M, kT, PA, PB, kGuard>(stage, smem + L::kSplitOffset);
     if constexpr (kGuard) {
       unsigned* flags = reinterpret_cast<unsigned*>(smem + L::kFlagsOffset);
       const bool a_wide = __any_sync(~0u, wide & 1u), b_wide = __any_sync(~0u, wide & 2u);
@@ -503,13 +667,10 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
       // The barrier below, with a vote: a stage some block takes in FP32 keeps the FP32
       // panels until every warp is done with them, and is refilled after.
       if (__syncthreads_or(a_wide || b_wide)) {
-        if (block_is_wide<Me>(flags, warp_m, warp_n)) {
+        if (block_is_wide<Me, kAuto>(flags, warp_m, warp_n))
           fp32_stage<Me, PA, PB>(acc, stage, warp_m, warp_n, lane);
-        } else {
-#pragma unroll 1
-          for (int step = 0; step < Me::kSteps; ++step)
-            mma_step<M>(acc, split, warp_m, warp_n, lane, step);
-        }
+        else
+          products();
         __syncthreads();
         if (i + 1 < count) load_stage(i + 1);
         cp_async_commit();
@@ -521,9 +682,7 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
     // The split rows are complete and the FP32 stage is free:
     if (i + 1 < count) load_stage(i + 1);  // its refill runs beside this stage's products
     cp_async_commit();
-#pragma unroll 1
-    for (int step = 0; step < Me::kSteps; ++step)
-      mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+    products();
   }
 
   if (cluster_reduce)
@@ -561,12 +720,12 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   });
 }
 
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, bool kGuard>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, AutoForm kAuto>
 cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  using L = Layout<M, kT, kAKMajor, kBKMajor>;
+  using L = Layout<M, kT, kAKMajor, kBKMajor, kAuto>;
   static_assert(L::kSmemBytes >= kT * sums_pitch<kT>() * 4, "the cluster's sums fit the stages");
-  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor, kGuard>;
+  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor, kAuto>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kT - 1) / kT, tiles_n = (g.n + kT - 1) / kT;
@@ -582,26 +741,33 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
 // op(A) is K-major when A is transposed, op(B)^T when B is not.
-template <TcMethod M, int kT, bool kGuard>
+template <TcMethod M, int kT, AutoForm kAuto>
 cudaError_t launch_tile(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                         const DeviceInfo& dev, cudaStream_t stream) {
   if (g.trans_a) {
-    return g.trans_b ? launch_layout<M, kT, true, false, kGuard>(g, plan, partials, dev, stream)
-                     : launch_layout<M, kT, true, true, kGuard>(g, plan, partials, dev, stream);
+    return g.trans_b ? launch_layout<M, kT, true, false, kAuto>(g, plan, partials, dev, stream)
+                     : launch_layout<M, kT, true, true, kAuto>(g, plan, partials, dev, stream);
   }
-  return g.trans_b ? launch_layout<M, kT, false, false, kGuard>(g, plan, partials, dev, stream)
-                   : launch_layout<M, kT, false, true, kGuard>(g, plan, partials, dev, stream);
+  return g.trans_b ? launch_layout<M, kT, false, false, kAuto>(g, plan, partials, dev, stream)
+                   : launch_layout<M, kT, false, true, kAuto>(g, plan, partials, dev, stream);
 }
 
 template <TcMethod M, int kT>
 cudaError_t launch_guarded(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                            const DeviceInfo& dev, cudaStream_t stream) {
-  // AUTO's products on this family are tf32tf32's, with its FP32 blocks.
+  // AUTO's forms: tf32tf32's products with FP32 blocks, or halfhalf's scaled.
   if constexpr (M == TcMethod::kTf32Tf32) {
-    if (plan.wide_fp32) return launch_tile<M, kT, true>(g, plan, partials, dev, stream);
+    if (plan.wide_fp32 && !plan.scaled)
+      return launch_tile<M, kT, AutoForm::kFp32Blocks>(g, plan, partials, dev, stream);
   }
-  if (plan.wide_fp32) return cudaErrorInvalidValue;
-  return launch_tile<M, kT, false>(g, plan, partials, dev, stream);
+  // The scaled form holds a factor and a stage's corrections per output: 32-wide tiles only
+  // (the 64-wide one spilled 200+ bytes a thread; bench/results/README.md#auto-scaled).
+  if constexpr (M == TcMethod::kHalfHalf && kT == 32) {
+    if (plan.wide_fp32 && plan.scaled)
+      return launch_tile<M, kT, AutoForm::kScaled>(g, plan, partials, dev, stream);
+  }
+  if (plan.wide_fp32 || plan.scaled) return cudaErrorInvalidValue;
+  return launch_tile<M, kT, AutoForm::kOff>(g, plan, partials, dev, stream);
 }
 
 // The 32-wide tile serves the corrected methods, the family's purpose; the one-pass

@@ -23,7 +23,7 @@
 
 from .auto import AutoChoice, auto_choice
 from .auto_blocks import BlockChoice, auto_block_gemm, block_choice
-from .auto_fused import fp32_path, wide_blocks, wide_runs
+from .auto_fused import fp32_path, scaled_wide_blocks, unscalable_stages, wide_blocks, wide_runs
 from .emulator import MODES, TILE_K, gemm, mma, relative_residual
 from .exp_rand import exp_rand
 from .experiments import accumulation_experiment, block_scaling_study, split_error_study
@@ -40,5 +40,6 @@ __all__ = [
     "block_scaling_study", "exp_rand", "expected_kept_length", "fp32_path", "gemm",
     "kept_length_distribution", "mantissa_kept", "mma", "p_l0", "reconstruct",
     "relative_residual", "round_to", "split", "split3", "split_error_study", "split_variant",
-    "three_part_gemm", "ulp", "underflow_sampled", "underflow_theory", "wide_blocks", "wide_runs",
+    "scaled_wide_blocks", "three_part_gemm", "ulp", "underflow_sampled", "underflow_theory", "unscalable_stages",
+    "wide_blocks", "wide_runs",
 ]

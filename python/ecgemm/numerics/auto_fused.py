@@ -1,10 +1,16 @@
 """AUTO on the fused mma.sync family (libecgemm/kernels/sm80/fused_mma.cu; docs/numerics.md
-section 12): tf32tf32's products, except that a block of 32 rows x 32 columns of C takes a
-32-wide stage of k in FP32 where its operands are too wide for two TF32 parts.
+sections 12 and 13), in either of its two forms: tf32tf32's products, or halfhalf's on values
+scaled by a power of two per row of op(A) and per column of op(B) in each 32-wide stage of k;
+in both, a block of 32 rows x 32 columns of C takes a stage in FP32 where its operands are too
+wide for the form's two parts.
 
 - :func:`wide_runs` — which runs of 8 values along k span more than 32 binades between their
   nonzero values, or hold an Inf or a NaN: the kernel's test, on the same bits.
 - :func:`wide_blocks` — which (row block, column block, stage) take FP32.
+- :func:`unscalable_stages`, :func:`scaled_wide_blocks` — the same for the scaled form: a row
+  of op(A) (column of op(B)) cannot be scaled in a stage when its nonzero magnitudes span more
+  than SCALED_BINADES binades, its largest lies outside 2^±SCALED_MAX_EXP, or it holds an Inf
+  or a NaN.
 - :func:`fp32_path` — what the FP32 path computes for an output whose every stage is wide:
   each product exact, each stage's products summed from zero in k order, each stage's sum
   added to the output's, every add rounded to nearest (exact arithmetic, so the kernels can
@@ -18,6 +24,8 @@ BLOCK = 32          # rows (columns) of C a decision covers: fused_mma.cu's kGua
 STAGE = 32          # k a decision covers: the kernel's stage (kBK), from a multiple of 32
 RUN = 8             # values along k the spread is measured over (kGuardRun)
 WIDE_BINADES = 32   # kWideBinades
+SCALED_BINADES = 28  # kScaledBinades: scaled into [2^-14, 2^15), each value keeps 22 bits
+SCALED_MAX_EXP = 60  # kScaledMaxExp: the unscale factors' product stays a normal float
 
 _ABS = np.uint32(0x7FFFFFFF)
 _NON_FINITE = np.uint32(0x7F800000)
@@ -29,37 +37,75 @@ def wide_runs(x) -> np.ndarray:
     A run is wide when (largest magnitude's exponent field) − (smallest nonzero magnitude's)
     exceeds WIDE_BINADES, or when it holds an Inf or a NaN. Zeros (the kernel's zero fill
     past k, and zeros in the data) do not count."""
+    top, e_top, e_bottom = _extremes(_runs(x, RUN))
+    return (top >= _NON_FINITE) | (e_top - e_bottom > WIDE_BINADES)
+
+
+def _runs(x, width):
+    """x (rows x k) -> |x|'s bits, rows x ceil(k / width) x width, zero past k."""
     x = np.ascontiguousarray(x, dtype=np.float32)
     if x.ndim != 2:
-        raise ValueError(f"wide_runs takes a 2-D array, got shape {x.shape}")
+        raise ValueError(f"expected a 2-D array, got shape {x.shape}")
     rows, k = x.shape
-    runs = -(-k // RUN)
-    bits = np.zeros((rows, runs * RUN), dtype=np.uint32)
+    runs = -(-k // width)
+    bits = np.zeros((rows, runs * width), dtype=np.uint32)
     bits[:, :k] = x.view(np.uint32) & _ABS
-    bits = bits.reshape(rows, runs, RUN)
-    hi = bits.max(axis=2)
-    lo = (bits - np.uint32(1)).min(axis=2)            # a zero wraps to the top
-    spread = (hi >> 23).astype(np.int64) - ((lo + np.uint32(1)) >> 23).astype(np.int64)
-    return (hi >= _NON_FINITE) | (spread > WIDE_BINADES)
+    return bits.reshape(rows, runs, width)
+
+
+def _extremes(bits):
+    """Per run: the largest magnitude's bits, its exponent field, and the smallest nonzero
+    magnitude's exponent field (a zero wraps to the top of `bits - 1`, so zeros do not count)."""
+    top = bits.max(axis=2)
+    bottom = (bits - np.uint32(1)).min(axis=2)
+    return top, (top >> 23).astype(np.int64), ((bottom + np.uint32(1)) >> 23).astype(np.int64)
+
+
+def unscalable_stages(x) -> np.ndarray:
+    """x (rows x k, float32): bool rows x ceil(k / STAGE), True where the scaled form cannot
+    scale that row in that stage (the kernel's scale_and_split, on the same bits)."""
+    top, e_top, e_bottom = _extremes(_runs(x, STAGE))
+    out_of_range = (e_top < 127 - SCALED_MAX_EXP) | (e_top > 127 + SCALED_MAX_EXP)
+    too_wide = e_top - e_bottom > SCALED_BINADES
+    return (top >= _NON_FINITE) | ((top != 0) & (out_of_range | too_wide))
+
+
+def _blocks(a, b):
+    a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"expected a (m x k) and b (k x n), got {a.shape} and {b.shape}")
+    return a, b
+
+
+def _row_blocks(marks, per):
+    """rows x (stages * per) bool -> row blocks x stages: any mark in the block's rows."""
+    rows, cols = marks.shape
+    blocks = -(-rows // BLOCK)
+    padded = np.zeros((blocks * BLOCK, cols), dtype=bool)
+    padded[:rows] = marks
+    return padded.reshape(blocks, BLOCK, cols // per, per).any(axis=(1, 3))
+
+
+def scaled_wide_blocks(a, b) -> np.ndarray:
+    """As :func:`wide_blocks`, for the scaled form."""
+    a, b = _blocks(a, b)
+    rows = _row_blocks(unscalable_stages(a), 1)
+    cols = _row_blocks(unscalable_stages(b.T), 1)
+    return rows[:, None, :] | cols[None, :, :]
 
 
 def wide_blocks(a, b) -> np.ndarray:
     """a (m x k), b (k x n), float32: bool [ceil(m / BLOCK), ceil(n / BLOCK), ceil(k / STAGE)],
     True where that block of C takes that stage in FP32 (a wide run in one of its rows of a
     or columns of b within the stage)."""
-    a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
-    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
-        raise ValueError(f"wide_blocks needs a (m x k) and b (k x n), got {a.shape} and {b.shape}")
-    k = a.shape[1]
-    stages = -(-k // STAGE)
+    a, b = _blocks(a, b)
+    stages = -(-a.shape[1] // STAGE)
     per = STAGE // RUN
 
     def side(runs):  # rows x runs -> row blocks x stages
-        rows = runs.shape[0]
-        blocks = -(-rows // BLOCK)
-        padded = np.zeros((blocks * BLOCK, stages * per), dtype=bool)
-        padded[:rows, :runs.shape[1]] = runs
-        return padded.reshape(blocks, BLOCK, stages, per).any(axis=(1, 3))
+        padded = np.zeros((runs.shape[0], stages * per), dtype=bool)
+        padded[:, :runs.shape[1]] = runs
+        return _row_blocks(padded, per)
 
     rows_wide = side(wide_runs(a))
     cols_wide = side(wide_runs(b.T))

@@ -34,6 +34,7 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedMmaHalfHalf: return "fused_mma/halfhalf";
     case CostRow::kFusedMma32Tf32Tf32: return "fused_mma32/tf32tf32";
     case CostRow::kFusedMma32HalfHalf: return "fused_mma32/halfhalf";
+    case CostRow::kFusedMma32Fp32: return "fused_mma32/fp32";
     case CostRow::kCount: break;
   }
   return "?";

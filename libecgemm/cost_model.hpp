@@ -39,6 +39,7 @@ enum class CostRow : int {
   kFusedMmaHalfHalf,
   kFusedMma32Tf32Tf32,  // its 32 x 32 tile
   kFusedMma32HalfHalf,
+  kFusedMma32Fp32,  // its 32 x 32 tile with every stage in FP32 (FusedMmaPlan::fp32)
   kCount
 };
 const char* cost_row_name(CostRow row);

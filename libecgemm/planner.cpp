@@ -114,10 +114,12 @@ bool usable(const Context& c, Family family) {
 }
 
 // A pinned tile the call's products can take (fused_mma's 32 runs the corrected methods;
-// AUTO's products there are tf32tf32's).
+// AUTO's products there are tf32tf32's; its FP32 form is the corrected modes', 32-wide, one
+// stage: k <= kFp32FormMaxK, which the planner offers up to kFp32RouteMaxK).
 bool pin_fits(const Context& c, const FamilyPin& pin) {
   const bool scaled = c.ctx.mode == ECGEMM_MODE_AUTO && pin.auto_products == TcMethod::kHalfHalf;
-  return (pin.tile != 32 || c.corrected) && !(scaled && pin.tile == 64);
+  const bool fp32_form = c.corrected && c.mma_ok && pin.tile != 64 && c.args.k <= kFp32FormMaxK;
+  return (pin.tile != 32 || c.corrected) && !(scaled && pin.tile == 64) && (!pin.fp32 || fp32_form);
 }
 
 // The products a pin names, where they apply: AUTO's on fused_mma (FamilyPin).
@@ -159,6 +161,20 @@ void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other)
   q.bytes = other->bytes;
   price(c, q);
   if (q.bytes <= c.cap && q.estimate_us < p.estimate_us) p = q;
+}
+
+// fused_mma's FP32 form (FusedMmaPlan::fp32) for a corrected mode: the 32-wide tile, every
+// stage in FP32. Its own cost row prices it.
+Plan fp32_form_plan(const Context& c) {
+  Plan p;
+  p.family = Family::kFusedMma;
+  p.method = TcMethod::kTf32Tf32;  // no products run; the kernel is instantiated for these
+  FusedMmaPlan f = plan_fused_mma(c.args, c.dev, c.cap, 32);
+  f.fp32 = true;
+  p.bytes = f.bytes;
+  p.detail = f;
+  price(c, p);
+  return p;
 }
 
 // One family's plan for the call. AUTO's scaling lives in the plane route's split pass
@@ -267,9 +283,23 @@ Plan cheapest(const Context& c) {
     consider(f, std::nullopt);
     if (f == Family::kPlanes && c.ctx.mode == ECGEMM_MODE_AUTO) consider(f, TcMethod::kTf32Tf32);
   }
+  // fused_mma's FP32 form: SGEMM's arithmetic at the family's latency, one more FP32 route
+  // where k is too short for the corrected modes' products. Not beside them at k 17..32:
+  // there it ran 0.80x the speed of the fused_mma products it replaced, though more accurate
+  // (bench/results/tiny-2026-11-25, call 5).
+  if (c.corrected && c.args.k <= kFp32RouteMaxK && c.mma_ok) {
+    const Plan p = fp32_form_plan(c);
+    if (p.bytes <= c.cap && (!found || p.estimate_us < best.estimate_us)) best = p, found = true;
+  }
   return found ? best : plan_for(c, Family::kSimt, std::nullopt);  // SIMT's partials follow the cap
 }
 
+
+// The plan a pin names (pin_fits: the call can take it).
+Plan pinned_plan(const Context& c, const FamilyPin& pin) {
+  if (pin.fp32) return fp32_form_plan(c);
+  return plan_for(c, pin.family, pinned_products(c, pin), pin.tile);
+}
 
 struct Launcher {
   const Plan& plan;
@@ -369,6 +399,7 @@ CostRow cost_row(const Plan& plan) {
     case Family::kFusedWgmma:
       return half ? CostRow::kFusedWgmmaHalfHalf : CostRow::kFusedWgmmaTf32Tf32;
     case Family::kFusedMma:
+      if (std::get<FusedMmaPlan>(plan.detail).fp32) return CostRow::kFusedMma32Fp32;
       if (std::get<FusedMmaPlan>(plan.detail).tile == 32)
         return half ? CostRow::kFusedMma32HalfHalf : CostRow::kFusedMma32Tf32Tf32;
       return half ? CostRow::kFusedMmaHalfHalf : CostRow::kFusedMmaTf32Tf32;
@@ -385,10 +416,12 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   const size_t slash = text.find('/');
   const std::string_view head = text.substr(0, slash);
   pin->auto_products.reset();
+  pin->fp32 = false;
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
     if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
     else if (products == "halfhalf") pin->auto_products = TcMethod::kHalfHalf;
+    else if (products == "fp32") pin->fp32 = true;
     else return false;
   }
   const size_t colon = head.find(':');
@@ -397,8 +430,9 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     if (family != family_name(f)) continue;
     pin->family = f;
     pin->tile = 0;
-    // Only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and AUTO's products to choose.
-    if (f != Family::kFusedMma) return colon == std::string_view::npos && !pin->auto_products;
+    // Only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and products to choose.
+    if (f != Family::kFusedMma)
+      return colon == std::string_view::npos && !pin->auto_products && !pin->fp32;
     if (colon == std::string_view::npos) return true;
     const std::string_view tile = head.substr(colon + 1);
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;
@@ -410,7 +444,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
 bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, const FamilyPin& pin, Plan* plan) {
   const Context c = context(ctx, args);
   if (!usable(c, pin.family) || !pin_fits(c, pin)) return false;
-  *plan = plan_for(c, pin.family, pinned_products(c, pin), pin.tile);
+  *plan = pinned_plan(c, pin);
   return plan->bytes <= c.cap;
 }
 
@@ -434,7 +468,7 @@ Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args) {
   const Context c = context(ctx, args);
   FamilyPin pinned;
   if (pinned_family(&pinned) && usable(c, pinned.family) && pin_fits(c, pinned)) {
-    Plan p = plan_for(c, pinned.family, pinned_products(c, pinned), pinned.tile);
+    Plan p = pinned_plan(c, pinned);
     if (p.bytes <= c.cap) return p;
   }
   return cheapest(c);
@@ -446,7 +480,8 @@ cudaError_t launch_plan(const Plan& plan, const GemmArgs& args, void* scratch,
 }
 
 std::string describe(const Plan& plan) {
-  const bool tc = tensor_core_family(plan.family);
+  const auto* fused = std::get_if<FusedMmaPlan>(&plan.detail);
+  const bool tc = tensor_core_family(plan.family) && !(fused != nullptr && fused->fp32);
   char detail[96];
   std::visit(Describer{detail, sizeof detail}, plan.detail);
   char line[256];

@@ -33,11 +33,13 @@ const char* family_name(Family family);
 // A family, and the tile where a family offers several (0: the planner's choice). Spelt
 // "<family_name>" or "<family_name>:<tile>" in ECGEMM_FAMILY (fused_mma:32, fused_mma:64),
 // with "/tf32tf32" or "/halfhalf" after it for AUTO's products on fused_mma (its two forms;
-// other modes ignore it).
+// other modes ignore it), or "/fp32" for fused_mma's FP32 form (every stage in FP32, the
+// corrected modes, the 32-wide tile: FusedMmaPlan::fp32).
 struct FamilyPin {
   Family family = Family::kSimt;
   int tile = 0;
   std::optional<TcMethod> auto_products;
+  bool fp32 = false;
 };
 
 struct Plan {

@@ -25,6 +25,17 @@ def samples():
     return {seed: smp.make_sample(seed, count=300, batched_count=60, budget_s=240.0) for seed in SEEDS}
 
 
+def test_a_short_k_sample_keeps_the_same_draws_with_k_at_most_its_bound(samples):
+    """--max-k: the calibration data of short-k routes: the cases of the whole sample with k <= K,
+    with their ids (so they line up with a run of the whole sample), and the bound recorded."""
+    whole = samples[25]
+    short = smp.short_k(whole, 32)
+    for part in ("gemm", "batched"):
+        kept = getattr(short, part)
+        assert kept == tuple(c for c in getattr(whole, part) if c.k <= 32) and kept, part
+    assert short.description["max_k"] == 32 and "max_k" not in whole.description
+
+
 # ---------------------------------------------------------------------------------------------- the draws
 def test_log_uniform_covers_every_octave_evenly_and_both_ends():
     rng = np.random.default_rng(0)

@@ -2,6 +2,7 @@
 seeded random shapes in every mode, every plan carries the cost model's estimate, and a pinned family plans
 only what it can run. Which family is fastest is measured on the GPU (bench/results/planner-2026-11-23)."""
 import ctypes
+import itertools
 import random
 import re
 
@@ -10,6 +11,7 @@ import pytest
 from _capi import MODES, STATUS, load
 
 FP32_ROUTE_MAX_K = 16   # libecgemm/planner.cpp: kFp32RouteMaxK
+FP32_FORM_MAX_K = 32    # libecgemm/kernels/fused_mma.hpp: kFp32FormMaxK
 MAX_CHAIN_K = 4096      # libecgemm/kernels/common/splitk_plan.hpp: kMaxChainK
 CORRECTED = ("tf32tf32", "halfhalf", "auto")
 ONE_PASS = ("tf32", "fp16", "markidis")
@@ -63,10 +65,13 @@ def test_every_plan_keeps_the_accuracy_rules(plan_on, mode):
         status, text, x = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
         assert status == STATUS["SUCCESS"], (mode, m, n, k, batch, text)
         f = fields(text)
-        fp32_family = f["family"] in ("simt", "gemv")
+        # simt and gemv, or fused_mma's FP32 form (the corrected modes at k <= FP32_ROUTE_MAX_K)
+        fp32_family = f["method"] == "fp32"
+        assert fp32_family == (f["family"] in ("simt", "gemv") or (
+            f["family"] == "fused_mma" and mode in CORRECTED and k <= FP32_ROUTE_MAX_K)), text
         assert float(f["est"].rstrip("us")) > 0 and x[0] == 1.0, text
         if mode == "fp32":
-            assert fp32_family, text
+            assert f["family"] in ("simt", "gemv"), text
         elif mode in ONE_PASS:
             assert not fp32_family and f["method"] == mode, text
         elif k <= FP32_ROUTE_MAX_K:
@@ -116,6 +121,35 @@ def test_a_pin_names_auto_s_form_on_fused_mma(plan_on):
     assert fields(plan_on("tf32tf32", 300, 200, 500, family="fused_mma/halfhalf")[1])["method"] == "tf32tf32"
     for bad in ("planes/halfhalf", "fused_mma/fp16", "fused_mma:48/halfhalf", "fused_mma/"):
         assert plan_on("auto", 300, 200, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
+def test_a_pin_names_fused_mma_s_fp32_form(plan_on):
+    """"/fp32": every stage in FP32 on the 32-wide tile, for the corrected modes up to one stage
+    (k <= FP32_FORM_MAX_K; the planner offers it up to FP32_ROUTE_MAX_K); elsewhere the pin does
+    not fit and the planner's own plan runs (bench's pinned timings skip those)."""
+    for mode in CORRECTED:
+        for spelling in ("fused_mma/fp32", "fused_mma:32/fp32"):
+            for batch, k in itertools.product((1, 700), (1, FP32_ROUTE_MAX_K + 1, FP32_FORM_MAX_K)):
+                f = fields(plan_on(mode, 300, 200, k, family=spelling, batch=batch)[1])
+                assert (f["family"], f["method"], f["tile"], f["splits"]) == ("fused_mma", "fp32", "32x32", "1"), f
+        above = plan_on(mode, 300, 200, FP32_FORM_MAX_K + 1, family="fused_mma/fp32")
+        assert above[0] == STATUS["NOT_SUPPORTED"], above
+    for mode in ONE_PASS + ("fp32",):
+        assert plan_on(mode, 300, 200, 8, family="fused_mma/fp32")[0] == STATUS["NOT_SUPPORTED"], mode
+    assert plan_on("tf32tf32", 300, 200, 8, family="fused_mma:64/fp32")[0] == STATUS["NOT_SUPPORTED"]
+    for bad in ("simt/fp32", "gemv/fp32", "fused_mma/fp64"):
+        assert plan_on("tf32tf32", 300, 200, 8, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
+def test_small_k_plans_take_the_fp32_form_where_it_is_priced_lowest(plan_on):
+    """The cost model chooses among the FP32 routes at small k: fused_mma's FP32 form where a
+    few thousand outputs make the launch's latency the cost, never where C's bytes are (a
+    large m x n at k = 1 streams C on simt)."""
+    forms = {fields(plan_on(mode, m, n, k, ta=1)[1])["family"]
+             for mode in CORRECTED for m, n, k in ((208, 7, 12), (1817, 19, 14), (187, 198, 10))}
+    assert forms == {"fused_mma"}, forms
+    f = fields(plan_on("tf32tf32", 5595, 2929, 1)[1])
+    assert (f["family"], f["tile"]) == ("simt", "stream"), f
 
 
 def test_batches_of_tiny_products_plan_the_dot_tile_on_simt(plan_on):
@@ -204,7 +238,7 @@ def test_auto_s_fused_mma_plans_take_fp32_where_blocks_are_wide_and_no_fused_wgm
         status, text, _ = plan_on("auto", m, n, k, batch=batch, ta=ta, tb=tb)
         f = fields(text)
         assert f["family"] != "fused_wgmma", text
-        if f["family"] == "fused_mma":
+        if f["family"] == "fused_mma" and f["method"] != "fp32":  # not its FP32 form (small k)
             seen += 1
             assert f.get("wide") == "fp32" and f["method"] == "tf32tf32", text
             other = plan_on("tf32tf32", m, n, k, batch=batch, ta=ta, tb=tb)[1]

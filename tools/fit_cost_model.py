@@ -29,7 +29,7 @@ import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 FEATURES = ("1", "launches", "waves", "serial", "megabytes", "chain")
 ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf", "fused_mma32/tf32tf32",
-        "fused_mma32/halfhalf")  # CostRow's order
+        "fused_mma32/halfhalf", "fused_mma32/fp32")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "stream": "simt/stream", "dot": "simt/dot", "strips": "simt/strips"}

@@ -111,8 +111,10 @@ class Measurer:
         os.environ[FAMILY_PIN] = family
         try:
             route = self._route(a, b, mode)
-            # "fused_mma:32": a family's tile; "fused_mma/halfhalf": AUTO's products there.
-            if f"family={family.split('/')[0].split(':')[0]} " not in route + " ":
+            # "fused_mma:32": a family's tile; "fused_mma/halfhalf": AUTO's products there;
+            # "fused_mma/fp32": its FP32 form, which the route names as its method.
+            if f"family={family.split('/')[0].split(':')[0]} " not in route + " " or (
+                    family.endswith("/fp32") and " method=fp32 " not in route):
                 return {"skipped": route}
             call = lambda: self.ecgemm.matmul(a, b, out=out, mode=mode)  # noqa: E731
             return {**self._method(call, out, ref, ref_norm, e2e=False), "route": route}

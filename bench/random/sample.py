@@ -9,7 +9,7 @@ largest of part·MAX_CASE_SHARE·2^(−j/4), j = 0, 1, …, under which the part
 share of the budget; rejected draws are counted in the sample's description (and so in the JSON).
 """
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -309,6 +309,15 @@ class Sample:
 
     def cases(self):
         return list(self.gemm) + list(self.batched)
+
+
+def short_k(sample, max_k):
+    """The sample's cases with k <= max_k, the others dropped (the same draws, so the same ids): the
+    calibration data of routes that serve short k only."""
+    keep = lambda cases: tuple(c for c in cases if c.k <= max_k)  # noqa: E731
+    description = {**sample.description, "max_k": max_k}
+    return replace(sample, gemm=keep(sample.gemm), batched=keep(sample.batched),
+                               description=description)
 
 
 def methods_of(modes):

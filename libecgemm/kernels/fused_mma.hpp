@@ -29,9 +29,17 @@ struct FusedMmaPlan {
   // where its operands span too many binades for the two parts (fused_mma.cu: kWideBinades).
   bool wide_fp32 = false;
   // AUTO with halfhalf's products: each stage's values scaled by a power of two per row of
-  // op(A) and per column of op(B) (fused_mma.cu: AutoForm::kScaled); wide_fp32 as well.
+  // op(A) and per column of op(B) (fused_mma.cu: StageForm::kScaled); wide_fp32 as well.
   bool scaled = false;
+  // Every stage in FP32, SGEMM's arithmetic (fused_mma.cu: StageForm::kFp32): the corrected
+  // modes where k is too short for their products to be FP32-class (planner.cpp:
+  // kFp32RouteMaxK). 32-wide tile; the plan's method is tf32tf32 (no products run).
+  bool fp32 = false;
 };
+
+// The k the FP32 form runs (and ECGEMM_FAMILY=fused_mma/fp32 pins it) up to: one of the
+// kernel's k stages (fused_mma.cu: kBK). The planner offers it at k <= kFp32RouteMaxK.
+constexpr int64_t kFp32FormMaxK = 32;
 
 // Whether the GPU has mma.sync (cc >= 8.0); the family runs every Tensor Core method.
 // Dispatch sends it the corrected methods, and every method's batches where the wgmma

@@ -44,6 +44,7 @@ namespace ecgemm::detail {
 namespace {
 
 constexpr int kBK = 32;    // k per pipeline stage
+static_assert(kBK == kFp32FormMaxK, "the FP32 form is offered for one stage (fused_mma.hpp)");
 constexpr int kThreads = 128;  // 2 x 2 warps, each T/2 x T/2 of C
 
 // The CTA's tile side T and what follows from it. 64: 54 KB of shared memory (TF32) and
@@ -89,7 +90,14 @@ constexpr int kWideBinades = 32;
 // factors 2^(E_i - 14) 2^(E_j - 14) stay within FP32 for |E| <= 60, so applying them is exact
 // but where the product itself is subnormal. The planner does not choose the scaled form: it
 // ran 0.95x tf32tf32's speed on the held-out sample (bench/results/README.md#auto-scaled).
-enum class AutoForm { kOff, kFp32Blocks, kScaled };
+//
+// And one form that is not AUTO's (FusedMmaPlan::fp32): every stage in FP32, SGEMM's
+// arithmetic (FMA chains over each stage's k, added into the output's sum; fp32_stage), for the
+// corrected modes at k <= the planner's kFp32RouteMaxK, where their products are less
+// accurate than SGEMM's: the family's short latency with SGEMM's accuracy (the simt
+// stream and strip tiles, which compute one chain an output, ran 1.7-2.5x its kernel
+// time on products of a few thousand outputs: bench/results/tiny-2026-11-25).
+enum class StageForm { kProducts, kFp32Blocks, kScaled, kFp32 };
 constexpr int kScaledTop = 14;
 constexpr int kScaledBinades = 28;
 constexpr int kScaledMaxExp = 60;
@@ -125,7 +133,7 @@ struct Panel {
   }
 };
 
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, AutoForm kAuto = AutoForm::kOff>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, StageForm kForm = StageForm::kProducts>
 struct Layout {
   using Me = Method<M, kT>;
   using PA = Panel<kAKMajor, kT>;
@@ -137,7 +145,9 @@ struct Layout {
   static constexpr int kSplitOffset = kStageFloats * 4;
   static constexpr int kFlagsOffset = kSplitOffset + 4 * Me::kPlaneBytes;
   static constexpr int kScalesOffset = kFlagsOffset + 4 * kThreads / 32;
-  static constexpr int kSmemBytes = kScalesOffset + (kAuto == AutoForm::kScaled ? 8 * kT : 0);
+  // The FP32 form reads only the stage.
+  static constexpr int kSmemBytes = kForm == StageForm::kFp32 ? kSplitOffset
+                                    : kScalesOffset + (kForm == StageForm::kScaled ? 8 * kT : 0);
 };
 
 // One thread's share of copying a T x kBK panel per stage: kChunks 16-byte chunks of
@@ -315,7 +325,7 @@ __device__ __forceinline__ unsigned split_stage(const float* stage, char* split)
   return (ra.wide ? 1u : 0u) | (rb.wide ? 2u : 0u);
 }
 
-// The scaled form's split (AutoForm::kScaled): the kThreads / T lanes that split one row
+// The scaled form's split (StageForm::kScaled): the kThreads / T lanes that split one row
 // of a panel are adjacent (thread t: row t / kParts, run t % kParts), so that two or four
 // shuffles give each the row's extremes over the stage. Returns whether the row cannot be
 // scaled, and leaves 2^(E - kScaledTop) in unscale[row] (E: the largest magnitude's exponent).
@@ -375,22 +385,22 @@ __device__ __forceinline__ unsigned split_stage_scaled(const float* stage, char*
 
 // The block of rows (of each panel) that warp w split: rows (32 w mod T) .. +31 in
 // split_stage, rows w 32 / kParts .. in split_stage_scaled.
-template <int kT, AutoForm kAuto>
+template <int kT, StageForm kForm>
 __device__ __forceinline__ int split_block_of_warp(int w) {
-  if constexpr (kAuto == AutoForm::kScaled) return 32 * w / ScaledSplit<kT>::kParts / kGuardBlock;
+  if constexpr (kForm == StageForm::kScaled) return 32 * w / ScaledSplit<kT>::kParts / kGuardBlock;
   else return 32 * w % kT / kGuardBlock;
 }
 
 // Whether the warp's block of C (32 x 32, kGuardBlock) takes this stage in FP32: warp w
 // left the wide bits of the rows it split in flags[w].
-template <class Me, AutoForm kAuto>
+template <class Me, StageForm kForm>
 __device__ __forceinline__ bool block_is_wide(const unsigned* flags, int warp_m, int warp_n) {
   const int rows = warp_m * Me::kWarpTileM / kGuardBlock;
   const int cols = warp_n * Me::kWarpTileN / kGuardBlock;
   bool wide = false;
 #pragma unroll
   for (int w = 0; w < kThreads / 32; ++w) {
-    const int half = split_block_of_warp<Me::kTile, kAuto>(w);
+    const int half = split_block_of_warp<Me::kTile, kForm>(w);
     wide |= (half == rows && (flags[w] & 1u)) || (half == cols && (flags[w] & 2u));
   }
   return wide;
@@ -483,15 +493,23 @@ __device__ __forceinline__ void products_scaled(Accumulators<Me>& acc, const Sta
 }
 
 // One stage of the warp's outputs in FP32 from the FP32 panels: each product exact, the
-// stage's 32 summed from zero in k order (one rounding a step), that sum added to the
-// output's promoted sum (the corrections take none). Two levels, as tf32tf32's promotion:
+// stage's k (32, or what is left of the product's) summed from zero in k order (one rounding
+// a step), that sum added to the output's promoted sum (the corrections take none). Two levels, as tf32tf32's promotion:
 // one chain over all of k ran 1.13x tf32tf32's residual at 64 x 8192 x 4096
 // (bench/results/README.md#auto-fused).
 // A fragment at a time, so that the rare path takes no registers from the products'.
-template <class Me, class PA, class PB>
+// kGrouped (the FP32 form): from kFp32GroupMinK on, chains of kFp32Group k-steps, each from
+// zero, added in k order: SGEMM's kernels beat one chain from k ~ 7 (1.05-1.23x its residual
+// at k 9..16 on the calibration sample: bench/results/tiny-2026-11-25, call 3); below, one
+// chain gave cuBLAS's residual exactly.
+constexpr int kFp32Group = 4;
+constexpr int kFp32GroupMinK = 8;
+template <class Me, class PA, class PB, bool kGrouped = false>
 __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* stage, int warp_m,
-                                           int warp_n, int lane) {
+                                           int warp_n, int lane, int64_t k_left) {
   const int g = lane / 4, t = lane % 4;
+  // The stage's k within the product: past it the panels hold zeros, which add nothing.
+  const int steps = static_cast<int>(min(k_left, int64_t{kBK}));
   const float* b_panel = stage + PA::kFloats;
 #pragma unroll 1
   for (int f = 0; f < Me::kFragsM * Me::kFragsN; ++f) {
@@ -499,14 +517,26 @@ __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* s
     const int row = warp_m * Me::kWarpTileM + mi * 16 + g;
     const int col = warp_n * Me::kWarpTileN + ni * 8 + 2 * t;
     float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // x: row + 8 (x / 2), column + x % 2
-#pragma unroll 8
-    for (int kk = 0; kk < kBK; ++kk) {
-      const float a0 = stage[PA::at(row, kk)], a1 = stage[PA::at(row + 8, kk)];
-      const float b0 = b_panel[PB::at(col, kk)], b1 = b_panel[PB::at(col + 1, kk)];
-      part[0] = fmaf(a0, b0, part[0]);
-      part[1] = fmaf(a0, b1, part[1]);
-      part[2] = fmaf(a1, b0, part[2]);
-      part[3] = fmaf(a1, b1, part[3]);
+    // part += the FMA chain over [k0, k1) from zero (from part itself where `chained`).
+    auto chain = [&](int k0, int k1, bool chained) {
+      float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      if (chained) c[0] = part[0], c[1] = part[1], c[2] = part[2], c[3] = part[3];
+#pragma unroll 4
+      for (int kk = k0; kk < k1; ++kk) {
+        const float a0 = stage[PA::at(row, kk)], a1 = stage[PA::at(row + 8, kk)];
+        const float b0 = b_panel[PB::at(col, kk)], b1 = b_panel[PB::at(col + 1, kk)];
+        c[0] = fmaf(a0, b0, c[0]);
+        c[1] = fmaf(a0, b1, c[1]);
+        c[2] = fmaf(a1, b0, c[2]);
+        c[3] = fmaf(a1, b1, c[3]);
+      }
+#pragma unroll
+      for (int x = 0; x < 4; ++x) part[x] = chained ? c[x] : part[x] + c[x];
+    };
+    if (kGrouped && steps >= kFp32GroupMinK) {
+      for (int k0 = 0; k0 < steps; k0 += kFp32Group) chain(k0, min(k0 + kFp32Group, steps), false);
+    } else {
+      chain(0, steps, true);
     }
     // The fragment's elements by run-time index: a register array indexed so would be
     // local memory, so each element is picked by a switch the compiler unrolls.
@@ -591,17 +621,17 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators<Me>& acc, c
 
 // grid: x output tiles, y products of the batch (from args.batch.first), z k splits
 // (a cluster that reduces in shared memory, or each writes its m x n partial sums and
-// a reduction kernel adds them in order). kAuto: AUTO's form (FP32 blocks, or scales and
-// FP32 blocks).
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, AutoForm kAuto>
+// a reduction kernel adds them in order). kForm: the products, AUTO's forms (FP32 blocks,
+// or scales and FP32 blocks), or every stage in FP32.
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, StageForm kForm>
 __global__ void __launch_bounds__(kThreads, TileShape<kT>::kCtasPerSm)
 fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                  float* partials, bool cluster_reduce) {
   allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
-  constexpr bool kGuard = kAuto != AutoForm::kOff;
-  constexpr bool kScaled = kAuto == AutoForm::kScaled;
+  constexpr bool kGuard = kForm == StageForm::kFp32Blocks || kForm == StageForm::kScaled;
+  constexpr bool kScaled = kForm == StageForm::kScaled;
   static_assert(!kScaled || M == TcMethod::kHalfHalf, "the scaled form runs halfhalf's products");
-  using L = Layout<M, kT, kAKMajor, kBKMajor, kAuto>;
+  using L = Layout<M, kT, kAKMajor, kBKMajor, kForm>;
   using Me = typename L::Me;
   using PA = typename L::PA;
   using PB = typename L::PB;
@@ -655,6 +685,13 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
     cp_async_wait<0>();
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
     const float* stage = reinterpret_cast<const float*>(smem);
+    if constexpr (kForm == StageForm::kFp32) {
+      fp32_stage<Me, PA, PB, true>(acc, stage, warp_m, warp_n, lane, k_end - k_begin - i * kBK);
+      __syncthreads();  // every warp is done with the stage before it is refilled
+      if (i + 1 < count) load_stage(i + 1);
+      cp_async_commit();
+      continue;
+    }
     [[maybe_unused]] unsigned wide;
     if constexpr (kScaled)
       wide = split_stage_scaled<kT, PA, PB>(stage, smem + L::kSplitOffset, unscale);
@@ -667,8 +704,8 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
       // The barrier below, with a vote: a stage some block takes in FP32 keeps the FP32
       // panels until every warp is done with them, and is refilled after.
       if (__syncthreads_or(a_wide || b_wide)) {
-        if (block_is_wide<Me, kAuto>(flags, warp_m, warp_n))
-          fp32_stage<Me, PA, PB>(acc, stage, warp_m, warp_n, lane);
+        if (block_is_wide<Me, kForm>(flags, warp_m, warp_n))
+          fp32_stage<Me, PA, PB>(acc, stage, warp_m, warp_n, lane, k_end - k_begin - i * kBK);
         else
           products();
         __syncthreads();
@@ -720,12 +757,12 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   });
 }
 
-template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, AutoForm kAuto>
+template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, StageForm kForm>
 cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  using L = Layout<M, kT, kAKMajor, kBKMajor, kAuto>;
+  using L = Layout<M, kT, kAKMajor, kBKMajor, kForm>;
   static_assert(L::kSmemBytes >= kT * sums_pitch<kT>() * 4, "the cluster's sums fit the stages");
-  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor, kAuto>;
+  constexpr auto kernel = fused_mma_kernel<M, kT, kAKMajor, kBKMajor, kForm>;
   cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, L::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles_m = (g.m + kT - 1) / kT, tiles_n = (g.n + kT - 1) / kT;
@@ -741,15 +778,15 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
 
 // Which index of each operand is contiguous in the caller's memory picks the kernel:
 // op(A) is K-major when A is transposed, op(B)^T when B is not.
-template <TcMethod M, int kT, AutoForm kAuto>
+template <TcMethod M, int kT, StageForm kForm>
 cudaError_t launch_tile(const GemmArgs& g, const FusedMmaPlan& plan, float* partials,
                         const DeviceInfo& dev, cudaStream_t stream) {
   if (g.trans_a) {
-    return g.trans_b ? launch_layout<M, kT, true, false, kAuto>(g, plan, partials, dev, stream)
-                     : launch_layout<M, kT, true, true, kAuto>(g, plan, partials, dev, stream);
+    return g.trans_b ? launch_layout<M, kT, true, false, kForm>(g, plan, partials, dev, stream)
+                     : launch_layout<M, kT, true, true, kForm>(g, plan, partials, dev, stream);
   }
-  return g.trans_b ? launch_layout<M, kT, false, false, kAuto>(g, plan, partials, dev, stream)
-                   : launch_layout<M, kT, false, true, kAuto>(g, plan, partials, dev, stream);
+  return g.trans_b ? launch_layout<M, kT, false, false, kForm>(g, plan, partials, dev, stream)
+                   : launch_layout<M, kT, false, true, kForm>(g, plan, partials, dev, stream);
 }
 
 template <TcMethod M, int kT>
@@ -758,16 +795,21 @@ cudaError_t launch_guarded(const GemmArgs& g, const FusedMmaPlan& plan, float* p
   // AUTO's forms: tf32tf32's products with FP32 blocks, or halfhalf's scaled.
   if constexpr (M == TcMethod::kTf32Tf32) {
     if (plan.wide_fp32 && !plan.scaled)
-      return launch_tile<M, kT, AutoForm::kFp32Blocks>(g, plan, partials, dev, stream);
+      return launch_tile<M, kT, StageForm::kFp32Blocks>(g, plan, partials, dev, stream);
   }
   // The scaled form holds a factor and a stage's corrections per output: 32-wide tiles only
   // (the 64-wide one spilled 200+ bytes a thread; bench/results/README.md#auto-scaled).
   if constexpr (M == TcMethod::kHalfHalf && kT == 32) {
     if (plan.wide_fp32 && plan.scaled)
-      return launch_tile<M, kT, AutoForm::kScaled>(g, plan, partials, dev, stream);
+      return launch_tile<M, kT, StageForm::kScaled>(g, plan, partials, dev, stream);
   }
-  if (plan.wide_fp32 || plan.scaled) return cudaErrorInvalidValue;
-  return launch_tile<M, kT, AutoForm::kOff>(g, plan, partials, dev, stream);
+  // Every stage in FP32: no products, so one instantiation serves every corrected mode.
+  if constexpr (M == TcMethod::kTf32Tf32 && kT == 32) {
+    if (plan.fp32 && !plan.wide_fp32 && !plan.scaled)
+      return launch_tile<M, kT, StageForm::kFp32>(g, plan, partials, dev, stream);
+  }
+  if (plan.wide_fp32 || plan.scaled || plan.fp32) return cudaErrorInvalidValue;
+  return launch_tile<M, kT, StageForm::kProducts>(g, plan, partials, dev, stream);
 }
 
 // The 32-wide tile serves the corrected methods, the family's purpose; the one-pass

@@ -270,30 +270,25 @@ bool allowed(const Context& c, Family family) {
 Plan cheapest(const Context& c) {
   Plan best;
   bool found = false;
-  auto consider = [&](Family f, std::optional<TcMethod> method) {
-    Plan p = plan_for(c, f, method);
+  auto consider = [&](const Plan& p) {
     if (p.bytes > c.cap) return;
     // The accuracy bound (splitk_plan.hpp: kMaxChainK). The families split k to keep it;
     // a plan still over it here is one whose partials the cap cut.
-    if (c.corrected && tensor_core_family(f) && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
+    if (c.corrected && tensor_core_family(p.family) && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
     if (!found || p.estimate_us < best.estimate_us) best = p, found = true;
   };
   for (Family f : kFamilies) {
     if (!allowed(c, f)) continue;
-    consider(f, std::nullopt);
-    if (f == Family::kPlanes && c.ctx.mode == ECGEMM_MODE_AUTO) consider(f, TcMethod::kTf32Tf32);
+    consider(plan_for(c, f));
+    if (f == Family::kPlanes && c.ctx.mode == ECGEMM_MODE_AUTO) consider(plan_for(c, f, TcMethod::kTf32Tf32));
   }
   // fused_mma's FP32 form: SGEMM's arithmetic at the family's latency, one more FP32 route
   // where k is too short for the corrected modes' products. Not beside them at k 17..32:
   // there it ran 0.80x the speed of the fused_mma products it replaced, though more accurate
   // (bench/results/tiny-2026-11-25, call 5).
-  if (c.corrected && c.args.k <= kFp32RouteMaxK && c.mma_ok) {
-    const Plan p = fp32_form_plan(c);
-    if (p.bytes <= c.cap && (!found || p.estimate_us < best.estimate_us)) best = p, found = true;
-  }
+  if (c.corrected && c.args.k <= kFp32RouteMaxK && c.mma_ok) consider(fp32_form_plan(c));
   return found ? best : plan_for(c, Family::kSimt, std::nullopt);  // SIMT's partials follow the cap
 }
-
 
 // The plan a pin names (pin_fits: the call can take it).
 Plan pinned_plan(const Context& c, const FamilyPin& pin) {

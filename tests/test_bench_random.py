@@ -25,15 +25,21 @@ def samples():
     return {seed: smp.make_sample(seed, count=300, batched_count=60, budget_s=240.0) for seed in SEEDS}
 
 
-def test_a_short_k_sample_keeps_the_same_draws_with_k_at_most_its_bound(samples):
-    """--max-k: the calibration data of short-k routes: the cases of the whole sample with k <= K,
-    with their ids (so they line up with a run of the whole sample), and the bound recorded."""
+def test_a_part_of_the_sample_keeps_the_same_draws_within_its_bounds(samples):
+    """--max-k, --max-width: the calibration data of short-k or thin routes: the cases of the whole
+    sample within the bounds, with their ids (so they line up with a run of the whole sample), and the
+    bounds recorded."""
     whole = samples[25]
-    short = smp.short_k(whole, 32)
-    for part in ("gemm", "batched"):
-        kept = getattr(short, part)
-        assert kept == tuple(c for c in getattr(whole, part) if c.k <= 32) and kept, part
-    assert short.description["max_k"] == 32 and "max_k" not in whole.description
+    assert smp.part_of(whole) == whole
+    for bounds, rule in [(dict(max_k=32), lambda c: c.k <= 32),
+                         (dict(max_width=4), lambda c: min(c.m, c.n) <= 4),
+                         (dict(max_k=300, max_width=8), lambda c: c.k <= 300 and min(c.m, c.n) <= 8)]:
+        part = smp.part_of(whole, **bounds)
+        for section in ("gemm", "batched"):
+            kept = getattr(part, section)
+            assert kept == tuple(c for c in getattr(whole, section) if rule(c)) and kept, (bounds, section)
+        assert all(part.description[name] == v for name, v in bounds.items())
+        assert not set(bounds) & set(whole.description)
 
 
 # ---------------------------------------------------------------------------------------------- the draws

@@ -34,6 +34,9 @@ def build_parser():
     p.add_argument("--max-k", type=_count, default=None, metavar="K",
                    help="measure only the sample's cases with k <= K (the same draws and ids): calibration data "
                         "for the routes that serve short k")
+    p.add_argument("--max-width", type=_count, default=None, metavar="W",
+                   help="measure only the sample's cases whose thin side min(m, n) is at most W (the same draws "
+                        "and ids): calibration data for the routes that serve thin products (GEMV)")
     p.add_argument("--shard", type=_shard, default=None, metavar="I/N", help="measure part I of N (0 <= I < N)")
     p.add_argument("--positive", action="store_true", help="inputs uniform(0, 1) instead of uniform(-1, 1)")
     p.add_argument("--max-minutes", type=float, default=None,
@@ -119,8 +122,7 @@ def main(argv=None):
             sample = smp.make_sample(args.seed, args.count, args.batched_count, args.budget, args.modes)
         except ValueError as exc:
             raise SystemExit(f"bench.random: {exc}") from None
-        if args.max_k is not None:
-            sample = smp.short_k(sample, args.max_k)
+        sample = smp.part_of(sample, args.max_k, args.max_width)
         if args.list:
             print(list_sample(sample, args.shard))
             return 0

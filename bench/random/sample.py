@@ -311,13 +311,17 @@ class Sample:
         return list(self.gemm) + list(self.batched)
 
 
-def short_k(sample, max_k):
-    """The sample's cases with k <= max_k, the others dropped (the same draws, so the same ids): the
-    calibration data of routes that serve short k only."""
-    keep = lambda cases: tuple(c for c in cases if c.k <= max_k)  # noqa: E731
-    description = {**sample.description, "max_k": max_k}
+def part_of(sample, max_k=None, max_width=None):
+    """The sample's cases with k <= max_k and min(m, n) <= max_width (a bound left None does not
+    apply), the others dropped (the same draws, so the same ids): the calibration data of routes that
+    serve short k or thin products only. The bounds are recorded in the description."""
+    def kept(c):
+        return (max_k is None or c.k <= max_k) and (max_width is None or min(c.m, c.n) <= max_width)
+
+    bounds = {name: v for name, v in (("max_k", max_k), ("max_width", max_width)) if v is not None}
+    keep = lambda cases: tuple(c for c in cases if kept(c))  # noqa: E731
     return replace(sample, gemm=keep(sample.gemm), batched=keep(sample.batched),
-                               description=description)
+                   description={**sample.description, **bounds})
 
 
 def methods_of(modes):

@@ -35,6 +35,7 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedMma32Tf32Tf32: return "fused_mma32/tf32tf32";
     case CostRow::kFusedMma32HalfHalf: return "fused_mma32/halfhalf";
     case CostRow::kFusedMma32Fp32: return "fused_mma32/fp32";
+    case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kCount: break;
   }
   return "?";
@@ -48,7 +49,8 @@ CostFeatures cost_features(const GridShape& grid, const GemmArgs& args) {
                         static_cast<double>(grid.tile_outputs) / (1 << 20);
   const double c_passes = reads_c(args.scalars) ? 2.0 : 1.0;
   const double bytes = batch * 4.0 * (m * k + k * n + c_passes * m * n) + grid.extra_bytes;
-  const double chain = waves * static_cast<double>(grid.k_per_cta) / 1024;
+  const int64_t walk = grid.walk_k > 0 ? grid.walk_k : grid.k_per_cta;
+  const double chain = waves * static_cast<double>(walk) / 1024;
   return {{1.0, static_cast<double>(grid.kernels), waves, serial, bytes / 1e6, chain}};
 }
 

@@ -5,9 +5,10 @@
 //
 // waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
 // multiply-adds one CTA slot runs in turn (tile waste included: a 64-wide tile on an
-// 8-wide C costs its full 64); chain = waves * k_per_cta / 1024, the k steps one slot
-// walks in turn (what a latency-bound kernel waits on, whatever its tile); megabytes: one read of A and B, one write (and, with
-// beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics).
+// 8-wide C costs its full 64); chain = waves * walk_k / 1024, the k steps one slot
+// walks in turn (k_per_cta, or less where the CTA's groups split it: what a
+// latency-bound kernel waits on, whatever its tile); megabytes: one read of A and B, one
+// write (and, with beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics).
 // The coefficients c0..c4 of each (family, products) pair are fitted to GPU times of every
 // family pinned on a random sample (tools/fit_cost_model.py; cost_coefficients.inc says
 // which run), so the model is one formula whose constants carry their measurement.
@@ -40,6 +41,7 @@ enum class CostRow : int {
   kFusedMma32Tf32Tf32,  // its 32 x 32 tile
   kFusedMma32HalfHalf,
   kFusedMma32Fp32,  // its 32 x 32 tile with every stage in FP32 (FusedMmaPlan::fp32)
+  kGemvAlongLenInCta,  // row groups narrower than 32 lanes (GemvPlan::row_lanes): a floor of their own
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -182,7 +182,7 @@ Plan fp32_form_plan(const Context& c) {
 // fused splits have no room for a statistics pass), and so may the plane route
 // (`method`: the products, where they are not the mode's own).
 Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = std::nullopt,
-              int tile = 0) {
+              int tile = 0, bool gemv_wide = false) {
   const GemmArgs& args = c.args;
   Plan p;
   p.family = family;
@@ -201,8 +201,8 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     }
     case Family::kGemv: {
       // Batches are not split (grid.z walks their products).
-      const GemvPlan g = plan_gemv(args.m, args.n, args.k, gemv_layout(args), c.dev,
-                                   args.batch.batched() ? 0 : c.cap);
+      const GemvPlan g = plan_gemv(args.m, args.n, args.k, args.batch.count, gemv_layout(args), c.dev,
+                                   args.batch.batched() ? 0 : c.cap, gemv_wide);
       p.bytes = g.bytes;
       p.detail = g;
       break;
@@ -293,7 +293,7 @@ Plan cheapest(const Context& c) {
 // The plan a pin names (pin_fits: the call can take it).
 Plan pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
-  return plan_for(c, pin.family, pinned_products(c, pin), pin.tile);
+  return plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_wide);
 }
 
 struct Launcher {
@@ -346,8 +346,9 @@ struct Describer {
     return std::snprintf(out, len, "tile=%s splits=%d", simt_tile_name(s.tile), s.splits);
   }
   int operator()(const GemvPlan& g) const {
-    return std::snprintf(out, len, "layout=%s splits=%d",
-                         g.layout == GemvLayout::kAlongK ? "along_k" : "along_len", g.splits);
+    if (g.layout == GemvLayout::kAlongK)
+      return std::snprintf(out, len, "layout=along_k warps=%d splits=%d", g.line_warps, g.splits);
+    return std::snprintf(out, len, "layout=along_len lanes=%d splits=%d", g.row_lanes, g.splits);
   }
   int operator()(const PlanesPlan& w) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d", kTileM, kTileN, w.splits);
@@ -384,9 +385,13 @@ CostRow cost_row(const Plan& plan) {
         case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
       }
       return CostRow::kSimt;
-    case Family::kGemv:
-      return std::get<GemvPlan>(plan.detail).layout == GemvLayout::kAlongK ? CostRow::kGemvAlongK
-                                                                           : CostRow::kGemvAlongLen;
+    case Family::kGemv: {
+      const GemvPlan& g = std::get<GemvPlan>(plan.detail);
+      // Warps sharing a line keep the along-k row: it chose right for them (a row of their own,
+      // fitted on 37 points, moved them to slower families: bench/results/gemv-in-cta-2026-11-25).
+      if (g.layout == GemvLayout::kAlongK) return CostRow::kGemvAlongK;
+      return g.row_lanes < 32 ? CostRow::kGemvAlongLenInCta : CostRow::kGemvAlongLen;
+    }
     case Family::kPlanes:
       return plan.auto_scaled ? CostRow::kPlanesAuto
              : half           ? CostRow::kPlanesHalfHalf
@@ -412,6 +417,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   const std::string_view head = text.substr(0, slash);
   pin->auto_products.reset();
   pin->fp32 = false;
+  pin->gemv_wide = false;
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
     if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
@@ -425,11 +431,14 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     if (family != family_name(f)) continue;
     pin->family = f;
     pin->tile = 0;
-    // Only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and products to choose.
-    if (f != Family::kFusedMma)
-      return colon == std::string_view::npos && !pin->auto_products && !pin->fp32;
-    if (colon == std::string_view::npos) return true;
-    const std::string_view tile = head.substr(colon + 1);
+    const bool plain = colon == std::string_view::npos;
+    const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
+    // gemv's one form: "gemv:wide"; only fused_mma has tiles ("fused_mma:32", "fused_mma:64")
+    // and products to choose.
+    if (f == Family::kGemv && !pin->auto_products && !pin->fp32 && tile == "wide")
+      return pin->gemv_wide = true;
+    if (f != Family::kFusedMma) return plain && !pin->auto_products && !pin->fp32;
+    if (plain) return true;
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;
     return pin->tile != 0;
   }

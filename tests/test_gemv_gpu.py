@@ -1,6 +1,7 @@
 """The GEMV route (one side of C at most 4 wide) on a GPU: both kernels (large operand
-contiguous along k or along its long side), 16-byte and unaligned loads, split-K, the
-BLAS scalar rules, against an FP64 product and cuBLAS SGEMM on the same inputs."""
+contiguous along k or along its long side), 16-byte and unaligned loads, k split inside the
+CTA and across CTAs, the BLAS scalar rules, against an FP64 product and cuBLAS SGEMM on the
+same inputs."""
 import ctypes
 
 import pytest
@@ -141,13 +142,56 @@ def test_split_k_within_a_small_user_workspace():
         assert lib.ecgemm_destroy(h) == 0
 
 
+LAYOUTS = [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")]
+
+# --- k split inside the CTA (plan_gemv: line_warps, row_lanes) ---------------------------------
+
+# (m, n, k): few outputs against a long k, where the CTA's warps share each output's k: one to
+# 58 outputs along the long side, 213 and 1366 along k; k not a multiple of a run (128) or a
+# round; the thin side 1 to 4.
+IN_CTA = [(1, 4, 587), (4, 1, 904), (1, 58, 725), (93, 1, 1106), (1, 93, 11751), (3, 491, 3396),
+          (2, 17, 70001), (213, 1, 4275), (1366, 1, 912), (1, 5, 130)]
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", IN_CTA)
+@pytest.mark.parametrize("aligned", [True, False])
+def test_k_split_inside_the_cta(handle, monkeypatch, mode, ta, tb, m, n, k, aligned):
+    """Each layout's groups (warps a line, lanes a row) within the bound, C's padding untouched,
+    and the same bits on a second call; "gemv:wide" (the fixed groups) within it too."""
+    from test_simt_stream_gpu import plan
+
+    pad, offset = (0, 0) if aligned else (3, 1)
+    for pin in ("gemv", "gemv:wide"):
+        monkeypatch.setenv("ECGEMM_FAMILY", pin)
+        assert plan(handle, mode, ta, tb, m, n, k).startswith("family=gemv "), pin
+        # urand(0, 1): few outputs with cancellation make a residual ratio noise
+        run_and_check(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * n + k, positive=True)
+    a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=k)
+    c1, c2 = (ColMajor(torch.full((m, n), NAN, device="cuda"), m + pad, offset) for _ in range(2))
+    for c in (c1, c2):
+        assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+    assert torch.equal(c1.view().view(torch.int32), c2.view().view(torch.int32))
+
+
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+def test_small_products_split_k_inside_the_cta_only(handle, gemv_route, ta, tb):
+    """The first three of IN_CTA: one launch (no split across CTAs); along the long side, rows
+    shared by fewer than 32 lanes (more row groups than the fixed 8)."""
+    from test_simt_stream_gpu import plan
+
+    for m, n, k in IN_CTA[:3]:
+        text = plan(handle, "tf32tf32", ta, tb, m, n, k)
+        assert "splits=1 " in text and "lanes=32 " not in text, text
+
+
 # --- batches: grid.z walks the products (never split) ---------------------------------------
 
-LAYOUTS = [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")]
 # (m, n, k): rows and columns against long sides within and past a block's lines, k short
 # and long, widths 1 to 4.
 BATCHED = [(1, 405, 11), (1, 178, 400), (300, 1, 50), (4, 1000, 700), (3, 129, 33),
-           (2, 2, 3000)]
+           (2, 2, 3000), (1, 4, 587), (213, 1, 4275)]
 
 
 @pytest.fixture
@@ -182,6 +226,8 @@ def test_batches_plan_gemv_unsplit(handle, gemv_route):
 @pytest.mark.parametrize("aligned", [True, False])
 def test_dot_products(handle, gemv_route, mode, ta, tb, k, aligned):
     """1 x k x 1: a vector stored with ld 1 is contiguous along k whatever its transpose flag,
-    so it takes the along-k kernel (16-byte loads where aligned); padded, the other kernel."""
+    so it takes the along-k kernel (16-byte loads where aligned); padded, the other kernel.
+    urand(0, 1): one output with cancellation makes a residual ratio noise (either side's error is
+    a few hundredths of u of sum |a_i b_i|; cuBLAS was 1000x "better" by luck at k = 70001)."""
     pad, offset = (0, 0) if aligned else (3, 1)
-    run_and_check(handle, mode, ta, tb, 1, 1, k, pad, offset, seed=k)
+    run_and_check(handle, mode, ta, tb, 1, 1, k, pad, offset, seed=k, positive=True)

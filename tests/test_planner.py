@@ -245,3 +245,34 @@ def test_auto_s_fused_mma_plans_take_fp32_where_blocks_are_wide_and_no_fused_wgm
             assert "wide=" not in other, other
     assert seen >= 10, seen
     assert plan_on("auto", 64, 64, 4096, family="fused_wgmma")[1].find("fused_wgmma") < 0
+
+
+def gemv_groups(text):
+    """(layout, groups of the CTA that split one output's k, splits across CTAs) of a gemv plan."""
+    f = fields(text)
+    groups = int(f["warps"]) if f["layout"] == "along_k" else 256 // int(f["lanes"])
+    return f["layout"], groups, int(f["splits"])
+
+
+@pytest.mark.parametrize("ta", [0, 1])
+def test_gemv_splits_k_inside_the_cta_before_it_splits_across_ctas(plan_on, ta):
+    """A thin product with few outputs and a long k: the CTA's own warps share each output's k (one
+    launch), and k is split across CTAs (partials and a second kernel) only where those cannot fill
+    the GPU; "gemv:wide" keeps the fixed groups (a warp a line, 8 row groups) and splits across CTAs."""
+    rng = random.Random(ta)
+    seen = set()
+    for _ in range(300):
+        m, k = int(2 ** rng.uniform(0, 14)), int(2 ** rng.uniform(0, 17))
+        m, n = (m, rng.randint(1, 4)) if rng.random() < 0.5 else (rng.randint(1, 4), m)
+        text = plan_on("tf32tf32", m, n, k, family="gemv", ta=ta, tb=ta)[1]
+        f, (layout, groups, splits) = fields(text), gemv_groups(text)
+        wide = gemv_groups(plan_on("tf32tf32", m, n, k, family="gemv:wide", ta=ta, tb=ta)[1])
+        assert wide[:2] == (layout, 1 if layout == "along_k" else 8), (m, n, k, wide)
+        assert groups >= wide[1] and splits <= wide[2], (m, n, k, f, wide)
+        seen.add((layout, groups > wide[1], splits > 1))
+    assert {s[1] for s in seen} == {True, False} and {s[2] for s in seen} == {True, False}, seen
+    for small in ((1, 587, 4), (4, 904, 1), (1, 725, 58)):
+        m, k, n = small
+        assert gemv_groups(plan_on("tf32tf32", m, n, k, family="gemv", ta=ta, tb=ta)[1])[2] == 1, small
+    for bad in ("gemv:32", "gemv:wide/fp32", "simt:wide"):
+        assert plan_on("tf32tf32", 1, 300, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad

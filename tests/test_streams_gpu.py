@@ -41,6 +41,7 @@ CASES = [
     ("fp32", "N", "N", 1024, 1024, 1024, 1, False),
     ("fp32", "T", "N", 64, 64, 8192, 1, False),
     ("tf32tf32", "N", "N", 1, 8192, 8192, 1, False),
+    ("halfhalf", "N", "N", 1, 3, 1 << 19, 1, False),  # gemv split across CTAs (partials)
     ("auto", "T", "N", 4096, 2, 4096, 1, False),
     ("tf32tf32", "N", "N", 64, 64, 64, 512, False),
     ("halfhalf", "T", "N", 256, 256, 256, 32, False),

@@ -29,7 +29,7 @@ import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 FEATURES = ("1", "launches", "waves", "serial", "megabytes", "chain")
 ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf", "fused_mma32/tf32tf32",
-        "fused_mma32/halfhalf", "fused_mma32/fp32")  # CostRow's order
+        "fused_mma32/halfhalf", "fused_mma32/fp32", "gemv/along_len_cta")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "stream": "simt/stream", "dot": "simt/dot", "strips": "simt/strips"}
@@ -104,8 +104,8 @@ def cost_row(text):
     """The coefficient row of a plan text: "family=planes method=auto ..." -> "planes/auto"."""
     fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
     family, method = fields["family"], fields["method"]
-    if family == "gemv":
-        return f"gemv/{fields['layout']}"
+    if family == "gemv":  # row groups narrower than 32 lanes have a row of their own (planner.cpp: cost_row)
+        return f"gemv/{fields['layout']}" + ("_cta" if fields.get("lanes", "32") != "32" else "")
     if family == "simt":
         return SIMT_ROWS.get(fields["tile"], "simt")
     if family == "fused_mma" and fields.get("tile") == "32x32":

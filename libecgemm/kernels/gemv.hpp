@@ -20,10 +20,15 @@ constexpr int64_t kGemvMaxWidth = 4;
 // kernels differ in warps per output, so in how far k is split.
 enum class GemvLayout { kAlongK, kAlongLen };
 
+// k may be split inside the CTA (its warps add their sums in shared memory: no partials, one
+// launch) and across CTAs (`splits`: partials and a second kernel). The fixed groups (a warp a
+// line, 32 lanes a row) are the kernels' own form wherever the grid fills the GPU.
 struct GemvPlan {
   GemvLayout layout = GemvLayout::kAlongK;
   int splits = 1;        // split-K factor; > 1 writes partials (`bytes` of workspace)
   int64_t k_chunk = 0;   // k per split, a multiple of 128
+  int line_warps = 1;    // along k: warps sharing one output line's k (1, 2, 4, 8)
+  int row_lanes = 32;    // along the long side: lanes of a row group, 4 outputs each (1 ... 32)
   size_t bytes = 0;
 };
 
@@ -33,10 +38,12 @@ GemvLayout gemv_layout(const GemmArgs& args);
 // batched (a batch is never split: grid.z walks its products).
 bool gemv_shape(const GemmArgs& args);
 
-// Split-K so that the large operand's reads fill the GPU; `max_bytes` caps the partials
-// (a user workspace that cannot grow).
-GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
-                        size_t max_bytes = SIZE_MAX);
+// Split-K so that the large operand's reads fill the GPU (a batch's products share it),
+// inside the CTA first where the grid alone leaves it idle; `max_bytes` caps the partials
+// (a user workspace that cannot grow). `wide`: the fixed groups only (the "gemv:wide" pin,
+// to measure against).
+GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout layout,
+                   const DeviceInfo& dev, size_t max_bytes = SIZE_MAX, bool wide = false);
 
 GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev);
 

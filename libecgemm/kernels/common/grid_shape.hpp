@@ -12,6 +12,7 @@ struct GridShape {
   int64_t resident = 1;      // how many of them the device holds at once
   int64_t tile_outputs = 0;  // outputs of C one CTA computes
   int64_t k_per_cta = 0;     // k one CTA accumulates
+  int64_t walk_k = 0;        // k one of its groups walks in turn, where they split it (0: k_per_cta)
   int kernels = 1;           // launches in stream order (split pass, mainloop, reduction)
   double extra_bytes = 0;    // DRAM traffic beyond one read of A and B and one write of C
 };

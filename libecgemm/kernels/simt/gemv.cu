@@ -1,9 +1,11 @@
 // The gemv family (gemv.hpp): GEMV-like products. The large operand is read once, 16 bytes per
 // lane where its alignment allows, kUnroll loads in flight per warp. Two kernels by
 // which index of the large operand is contiguous in memory:
-//   along k: one warp per output line, lanes along k, a butterfly over the warp;
-//   along the long side: lanes own 4 neighbouring outputs, the block's warps walk
-//     interleaved k rows, then add their sums in shared memory in a fixed order.
+//   along k: one warp per output line (or 2 ... 8 sharing it), lanes along k, a butterfly
+//     over the warp;
+//   along the long side: lanes own 4 neighbouring outputs, the block's row groups (8 of 32
+//     lanes, or more and narrower) walk interleaved k rows, then add their sums in shared
+//     memory in a fixed order.
 // Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
 // independent work and less rounding error). Split-K writes each output's partial sums
 // side by side; the common reducer adds them in a fixed order (SplitOrder::kLanes):
@@ -35,9 +37,11 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kUnroll = 4;         // along k: 4 x 512 bytes per warp
 constexpr int kUnrollLen = 8;      // along the long side: 8 rows x 512 bytes per warp
 constexpr int64_t kChunkAlign = 128;  // k per split: whole 16-byte runs of a warp
-constexpr int kLinesPerBlock = 128;   // outputs of one block of the along-the-long-side kernel
 constexpr int64_t kSpanK = 2048;      // k per two-level span: 16 loads of 16 bytes per lane
-constexpr int64_t kSpanLen = 256;     // ... 32 rows per warp
+constexpr int64_t kSpanRows = 32;     // ... 32 rows per row group (along the long side)
+constexpr int64_t kMinWarpK = 512;    // along k: a warp sharing a line keeps a round of loads
+constexpr int kMinRowLanes = 8;       // along the long side: a group reads 128 bytes of a row
+constexpr double kLatencyBytes = 6e6;  // ~2 us of H100 DRAM time (plan_gemv)
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -92,7 +96,7 @@ __device__ __forceinline__ void store(const GemvProblem& p, const GemmArgs& args
     store_scaled(args.c + l * p.c_l + r * p.c_r, sum, alpha, beta);
 }
 
-// Two-level accumulation: sums over one span of k (kSpanK or kSpanLen) are added into
+// Two-level accumulation: sums over one span of k (kSpanK, or kSpanRows a row group) are added into
 // the result, so rounding error grows with k / span + span, not with k, even when a
 // user workspace too small for partials leaves k unsplit.
 template <int R>
@@ -140,25 +144,32 @@ __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, co
   }
 }
 
-// Large operand contiguous along k: warp w of block b owns output line b * kWarps + w.
-template <int R, bool kVec>
+// Large operand contiguous along k: the block's warps own kWarps / line_warps output lines,
+// line_warps warps a line (kShared; else a warp a line), which take the line's runs of k in
+// turn and add their sums in shared memory in warp order (gemv.hpp: GemvPlan).
+template <int R, bool kVec, bool kShared>
 __global__ void __launch_bounds__(kThreads)
-gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
+gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_warps) {
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
   constexpr bool kStage = R > 1;
   __shared__ float4 staged_span[kStage ? kSpanK : 1];
+  __shared__ float line_sums[kShared ? kWarps : 1][R];
   float4* staged = kStage ? staged_span : nullptr;
-  const int lane = threadIdx.x % 32;
-  const int64_t l = static_cast<int64_t>(blockIdx.x) * kWarps + threadIdx.x / 32;
+  const int line_warps = kShared ? shared_warps : 1;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int share = warp % line_warps;  // this warp's turn among its line's
+  const int64_t l = static_cast<int64_t>(blockIdx.x) * (kWarps / line_warps) + warp / line_warps;
   const bool active = l < p.len;  // idle warps still stage and meet the barriers
   const int64_t kb = blockIdx.y * k_chunk, ke = std::min(p.k, kb + k_chunk);
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  // Unstaged, a span grows with the line's warps: each still has kUnroll runs of it in flight.
+  const int64_t span_k = kStage ? kSpanK : kSpanK * line_warps;
   float acc[R][4] = {};
   if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
     const float* line = p.mat + (active ? l : 0) * p.mat_l;
-    for (int64_t span = kb; span < ke; span += kSpanK) {
-      const int64_t end = std::min(ke, span + kSpanK);
+    for (int64_t span = kb; span < ke; span += span_k) {
+      const int64_t end = std::min(ke, span + span_k);
       if constexpr (kStage) {
         __syncthreads();  // the previous span's values are no longer read
         stage_thin<R>(staged, p, span, end);
@@ -166,10 +177,12 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
       }
       if (!active) continue;
       float part[R][4] = {};
-      int64_t kk = span;
+      int64_t tail = span;  // where the 16-byte loads end
       if constexpr (kVec) {  // line and span are 16-byte aligned
-        constexpr int64_t kStep = 4 * 32;
-        for (; kk + kUnroll * kStep <= end; kk += kUnroll * kStep) {
+        constexpr int64_t kStep = 4 * 32, kRound = kUnroll * kStep;
+        // Whole rounds of kUnroll runs, then single runs, each dealt to the line's warps in turn.
+        int64_t kk = span + share * kRound;
+        for (; kk + kRound <= end; kk += line_warps * kRound) {
           float4 m[kUnroll];
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u)
@@ -178,12 +191,16 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
           for (int u = 0; u < kUnroll; ++u)
             fma_run<R>(part, m[u], p, kk + u * kStep + 4 * lane, staged, span);
         }
-        for (; kk + kStep <= end; kk += kStep)
+        // One warp a line ends each loop where the next begins.
+        if constexpr (kShared) kk = span + (end - span) / kRound * kRound + share * kStep;
+        for (; kk + kStep <= end; kk += line_warps * kStep)
           fma_run<R>(part, __ldg(reinterpret_cast<const float4*>(line + kk) + lane), p,
                      kk + 4 * lane, staged, span);
+        tail = kShared ? span + (end - span) / kStep * kStep : kk;
       }
-      // What 16-byte loads did not cover (all of it for an unaligned line), lane-strided.
-      for (int64_t q = kk + lane; q < end; q += 32) {
+      // What 16-byte loads did not cover (all of it for an unaligned line): 32-wide pieces,
+      // lane-strided, dealt to the line's warps in turn.
+      for (int64_t q = tail + 32 * share + lane; q < end; q += 32 * line_warps) {
         const float m = __ldg(line + q);
 #pragma unroll
         for (int r = 0; r < R; ++r) {
@@ -195,37 +212,57 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
       add_into(acc, part);
     }
   }
-  if (!active) return;
+  if (!kShared && !active) return;
+  float sums[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     // A butterfly leaves the same sum (same order of additions) in every lane.
-    float sum = (acc[r][0] + acc[r][1]) + (acc[r][2] + acc[r][3]);
+    sums[r] = (acc[r][0] + acc[r][1]) + (acc[r][2] + acc[r][3]);
 #pragma unroll
-    for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
-    if (lane == r) store(p, args, l, r, sum, alpha, beta);
+    for (int width = 16; width > 0; width /= 2) sums[r] += __shfl_xor_sync(0xffffffffu, sums[r], width);
   }
+  if constexpr (kShared) {
+    if (lane == 0)
+#pragma unroll
+      for (int r = 0; r < R; ++r) line_sums[warp][r] = sums[r];
+    __syncthreads();
+    if (share != 0 || !active) return;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      sums[r] = line_sums[warp][r];
+      for (int w = 1; w < line_warps; ++w) sums[r] += line_sums[warp + w][r];
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (lane == r) store(p, args, l, r, sums[r], alpha, beta);
 }
 
-// Large operand contiguous along its long side: lane x of block b owns outputs
-// b * 128 + 4x .. +3; warp w reads k rows kb + w, kb + w + kWarps, ...
-template <int R, bool kVec>
+// Large operand contiguous along its long side: block b owns outputs b * lines ... (lines =
+// 4 * row_lanes), lane x of a row group outputs 4x .. 4x + 3; the kThreads / row_lanes groups
+// (kGroups; else 8 groups of 32 lanes, a warp each) read k rows kb + g, kb + g + groups, ...,
+// then add their sums in shared memory: pairwise down to 8 groups, then in group order.
+template <int R, bool kVec, bool kGroups>
 __global__ void __launch_bounds__(kThreads)
-gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
+gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_lanes) {
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
-  __shared__ float sums[kWarps][R][kLinesPerBlock];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * kLinesPerBlock;
-  const int64_t l0 = first + 4 * lane;
+  __shared__ float sums[R * 4 * kThreads];  // [group][r][line]: groups * lines = 4 * kThreads
+  const int row_lanes = kGroups ? group_lanes : 32;
+  const int groups = kThreads / row_lanes, lines = 4 * row_lanes;
+  const int group = threadIdx.x / row_lanes, x = threadIdx.x % row_lanes;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * lines;
+  const int64_t l0 = first + 4 * x;
   const int64_t kb = blockIdx.y * k_chunk, ke = std::min(p.k, kb + k_chunk);
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  const int64_t span_rows = kSpanRows * groups;  // each group walks kSpanRows rows a span
   float acc[R][4] = {};
   if (alpha != 0.0f && l0 < p.len) {
     const float* base = p.mat + l0;
     const bool whole = kVec && l0 + 3 < p.len;  // base and mat_k keep each run 16-byte aligned
     const int live = static_cast<int>(std::min<int64_t>(4, p.len - l0));
-    for (int64_t span = kb; span < ke; span += kSpanLen) {
-      const int64_t end = std::min(ke, span + kSpanLen);
+    for (int64_t span = kb; span < ke; span += span_rows) {
+      const int64_t end = std::min(ke, span + span_rows);
       float part[R][4] = {};
       auto add_row = [&](const float4& m, int64_t kk) {
 #pragma unroll
@@ -237,20 +274,20 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
           part[r][3] = fmaf(m.w, v, part[r][3]);
         }
       };
-      int64_t kk = span + warp;
+      int64_t kk = span + group;
       if (whole) {
-        for (; kk + (kUnrollLen - 1) * kWarps < end; kk += kUnrollLen * kWarps) {
+        for (; kk + (kUnrollLen - 1) * groups < end; kk += kUnrollLen * groups) {
           float4 m[kUnrollLen];
 #pragma unroll
           for (int u = 0; u < kUnrollLen; ++u)
-            m[u] = __ldg(reinterpret_cast<const float4*>(base + (kk + u * kWarps) * p.mat_k));
+            m[u] = __ldg(reinterpret_cast<const float4*>(base + (kk + u * groups) * p.mat_k));
 #pragma unroll
-          for (int u = 0; u < kUnrollLen; ++u) add_row(m[u], kk + u * kWarps);
+          for (int u = 0; u < kUnrollLen; ++u) add_row(m[u], kk + u * groups);
         }
-        for (; kk < end; kk += kWarps)
+        for (; kk < end; kk += groups)
           add_row(__ldg(reinterpret_cast<const float4*>(base + kk * p.mat_k)), kk);
       } else {  // unaligned, or the last partial run of four outputs
-        for (; kk < end; kk += kWarps) {
+        for (; kk < end; kk += groups) {
           const float* row = base + kk * p.mat_k;
           const float4 m{__ldg(row), live > 1 ? __ldg(row + 1) : 0.0f,
                          live > 2 ? __ldg(row + 2) : 0.0f, live > 3 ? __ldg(row + 3) : 0.0f};
@@ -260,18 +297,25 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk) {
       add_into(acc, part);
     }
   }
+  const int plane = R * lines;  // one group's sums
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) sums[warp][r][4 * lane + q] = acc[r][q];
+    for (int q = 0; q < 4; ++q) sums[group * plane + r * lines + 4 * x + q] = acc[r][q];
   __syncthreads();
-  for (int t = threadIdx.x; t < R * kLinesPerBlock; t += kThreads) {
-    const int r = t / kLinesPerBlock, x = t % kLinesPerBlock;
-    if (first + x >= p.len) continue;
+  if constexpr (kGroups) {
+    for (int half = groups / 2; half >= kWarps; half /= 2) {
+      for (int t = threadIdx.x; t < half * plane; t += kThreads) sums[t] += sums[t + half * plane];
+      __syncthreads();
+    }
+  }
+  for (int t = threadIdx.x; t < plane; t += kThreads) {
+    const int r = t / lines, line = t % lines;
+    if (first + line >= p.len) continue;
     float sum = 0.0f;
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) sum += sums[w][r][x];
-    store(p, args, first + x, r, sum, alpha, beta);
+    for (int w = 0; w < kWarps; ++w) sum += sums[w * plane + t];
+    store(p, args, first + line, r, sum, alpha, beta);
   }
 }
 
@@ -285,22 +329,34 @@ bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
   return (p.mat_is_a ? g.batch.stride_a : g.batch.stride_b) % 4 == 0;
 }
 
+// Outputs (lines) of one block, and how many of its groups walk one line's k in turn.
+int64_t block_lines(const GemvPlan& plan) {
+  return plan.layout == GemvLayout::kAlongK ? kWarps / plan.line_warps : 4 * plan.row_lanes;
+}
+int64_t line_walkers(const GemvPlan& plan) {
+  return plan.layout == GemvLayout::kAlongK ? plan.line_warps : kThreads / plan.row_lanes;
+}
+
 template <int R>
 cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan& plan,
                          cudaStream_t stream) {
   const bool aligned = mat_aligned(p, g);
   const unsigned splits = static_cast<unsigned>(plan.splits);
-  const bool along_k = gemv_layout(g) == GemvLayout::kAlongK;
-  const int64_t lines = along_k ? kWarps : kLinesPerBlock;
+  const int64_t lines = block_lines(plan);
   const unsigned blocks = static_cast<unsigned>((p.len + lines - 1) / lines);
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const Launch l{dim3(blocks, splits, products), kThreads, 0, stream};
-    if (along_k)  // 16-byte loads: every line 16-byte aligned (one line: the operand)
-      return aligned && (p.len == 1 || p.mat_l % 4 == 0)
-                 ? launch(l, gemv_along_k_kernel<R, true>, p, part, plan.k_chunk)
-                 : launch(l, gemv_along_k_kernel<R, false>, p, part, plan.k_chunk);
-    return aligned && p.mat_k % 4 == 0 ? launch(l, gemv_along_len_kernel<R, true>, p, part, plan.k_chunk)
-                                       : launch(l, gemv_along_len_kernel<R, false>, p, part, plan.k_chunk);
+    if (plan.layout == GemvLayout::kAlongK) {
+      // 16-byte loads: every line 16-byte aligned (one line: the operand)
+      const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0), shared = plan.line_warps > 1;
+      const auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true> : gemv_along_k_kernel<R, true, false>)
+                              : (shared ? gemv_along_k_kernel<R, false, true> : gemv_along_k_kernel<R, false, false>);
+      return launch(l, kernel, p, part, plan.k_chunk, plan.line_warps);
+    }
+    const bool vec = aligned && p.mat_k % 4 == 0, grouped = plan.row_lanes < 32;
+    const auto kernel = vec ? (grouped ? gemv_along_len_kernel<R, true, true> : gemv_along_len_kernel<R, true, false>)
+                            : (grouped ? gemv_along_len_kernel<R, false, true> : gemv_along_len_kernel<R, false, false>);
+    return launch(l, kernel, p, part, plan.k_chunk, plan.row_lanes);
   });
 }
 
@@ -317,8 +373,8 @@ GemvLayout gemv_layout(const GemmArgs& args) {
   return make_problem(args, nullptr).mat_k == 1 ? GemvLayout::kAlongK : GemvLayout::kAlongLen;
 }
 
-GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const DeviceInfo& dev,
-                        size_t max_bytes) {
+GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout layout,
+                   const DeviceInfo& dev, size_t max_bytes, bool wide) {
   // Warps enough for DRAM (each keeps ~2 KiB of loads in flight) over several waves
   // (short idle tail), and enough k per warp that its loads outweigh its prologue and
   // epilogue. Along k a warp owns one output; along the long side 8 warps share 128.
@@ -330,14 +386,49 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const Dev
   const int64_t warps_per_sm = along_k ? 2 * 64 : 4 * 64;
   const int64_t min_chunk = along_k ? 1024 : 256;
   constexpr int64_t kMaxSplits = 4096;
-  const int64_t len = std::max(m, n);
-  const int64_t warps = along_k ? len : (len + kLinesPerBlock - 1) / kLinesPerBlock * kWarps;
-  const int64_t target = static_cast<int64_t>(dev.sm_count) * warps_per_sm;
-  const size_t outputs_bytes = static_cast<size_t>(m * n) * sizeof(float);
-  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
-  const int64_t want = std::min({(target + warps - 1) / warps, k / min_chunk, fit});
+  const int64_t len = std::max(m, n), width = std::min(m, n);
+  const int64_t target =
+      std::max<int64_t>(1, int64_t{dev.sm_count} * warps_per_sm / std::max<int64_t>(1, batch));
   GemvPlan plan;
   plan.layout = layout;
+  // The fixed groups' split: walkers (warps along k, row groups along the long side) times
+  // splits across CTAs.
+  auto walkers = [&] {
+    return along_k ? len * plan.line_warps
+                   : (len + block_lines(plan) - 1) / block_lines(plan) * line_walkers(plan);
+  };
+  const int64_t fixed = walkers();
+  const size_t outputs_bytes = static_cast<size_t>(m * n) * sizeof(float);
+  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
+  int64_t want = std::min({(target + fixed - 1) / fixed, k / min_chunk, fit});
+  // Where the large operand takes less DRAM time than a split across CTAs costs (partials and
+  // a second kernel, about 2 us: kLatencyBytes), the call waits on latency, and k is split
+  // inside the CTA instead: a few shared-memory additions, one launch. More walkers a line
+  // while the GPU wants more warps and each keeps a round of loads: along k, warps sharing a
+  // line of one thin column (each CTA stages a wider thin operand for its fewer lines); along
+  // the long side, first the lanes that have no outputs, then narrower row groups down to a
+  // 128-byte line of a row. Only where that leaves no split across CTAs, and along k only
+  // where it replaces one; else the fixed groups, which ran faster there (0.5-0.9x otherwise,
+  // bench/results/README.md#gemv-in-cta).
+  if (!wide && 4.0 * static_cast<double>(len) * static_cast<double>(k) * static_cast<double>(batch) <=
+                   kLatencyBytes) {
+    if (along_k && width == 1 && want > 1) {
+      while (plan.line_warps < kWarps && 2 * walkers() <= target && k / (2 * plan.line_warps) >= kMinWarpK)
+        plan.line_warps *= 2;
+    } else if (!along_k) {
+      const int64_t needed = (len + 3) / 4;  // lanes with outputs
+      while (plan.row_lanes > 1 && walkers() < target &&
+             k * (plan.row_lanes / 2) / kThreads >= kUnrollLen &&
+             (plan.row_lanes / 2 >= kMinRowLanes || plan.row_lanes / 2 >= needed))
+        plan.row_lanes /= 2;
+    }
+    if (want > 1 && want * fixed > walkers()) {  // the fixed groups' walkers over k not all in the CTA
+      plan.line_warps = 1;
+      plan.row_lanes = 32;
+    } else {
+      want = 1;
+    }
+  }
   plan.k_chunk = round_up(k, kChunkAlign);
   if (want > 1) {
     const KSplit s = split_k(k, want, kChunkAlign);
@@ -350,12 +441,13 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, GemvLayout layout, const Dev
 
 GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev) {
   const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);
-  const int64_t lines = plan.layout == GemvLayout::kAlongK ? kWarps : kLinesPerBlock;
+  const int64_t lines = block_lines(plan);
   GridShape g;
   g.ctas = (len + lines - 1) / lines * plan.splits * args.batch.count;
   g.resident = int64_t{dev.sm_count} * (2048 / kThreads);  // threads, not registers, bound it
   g.tile_outputs = lines * width;
   g.k_per_cta = plan.k_chunk;
+  g.walk_k = plan.k_chunk / line_walkers(plan);
   g.kernels = plan.splits > 1 ? 2 : 1;
   g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
   return g;

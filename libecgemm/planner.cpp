@@ -61,8 +61,10 @@ bool pinned_family(FamilyPin* pin) {
 // bench/results/README.md#cost-model; residual over SGEMM's, geometric mean, all three
 // Tensor Core families alike) it was 2.0 at k = 1, 1.35 at k 5..8, 1.15 at 9..16 and
 // 0.95 at 17..32; the FP32 routes (simt's stream tile, gemv) gave 1.00 up to k = 8 and
-// ran 0.88-1.1x SGEMM's speed there, faster than every Tensor Core family.
-constexpr int64_t kFp32RouteMaxK = 16;
+// ran 0.88-1.1x SGEMM's speed there, faster than every Tensor Core family. At 17..32 the
+// products still ran up to 1.24x SGEMM's residual (H100, held-out sample), fused_mma's FP32
+// form 0.80x (max 1.05) at 0.92x their speed (bench/results/README.md#fp32-form).
+constexpr int64_t kFp32RouteMaxK = 32;
 
 // What the call and handle allow, computed once per plan.
 struct Context {
@@ -283,9 +285,8 @@ Plan cheapest(const Context& c) {
     if (f == Family::kPlanes && c.ctx.mode == ECGEMM_MODE_AUTO) consider(plan_for(c, f, TcMethod::kTf32Tf32));
   }
   // fused_mma's FP32 form: SGEMM's arithmetic at the family's latency, one more FP32 route
-  // where k is too short for the corrected modes' products. Not beside them at k 17..32:
-  // there it ran 0.80x the speed of the fused_mma products it replaced, though more accurate
-  // (bench/results/tiny-2026-11-25, call 5).
+  // where k is too short for the corrected modes' products (one stage: kFp32FormMaxK).
+  static_assert(kFp32RouteMaxK <= kFp32FormMaxK, "the FP32 form serves every k the FP32 routes take");
   if (c.corrected && c.args.k <= kFp32RouteMaxK && c.mma_ok) consider(fp32_form_plan(c));
   return found ? best : plan_for(c, Family::kSimt, std::nullopt);  // SIMT's partials follow the cap
 }

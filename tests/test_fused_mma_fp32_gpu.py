@@ -1,6 +1,6 @@
 """fused_mma's FP32 form (FusedMmaPlan::fp32, ECGEMM_FAMILY=fused_mma/fp32): every stage in
-FP32 on the 32-wide tile, for the corrected modes; it runs up to one stage (k <= 32), and the
-planner offers it at k <= 16, where their products are less accurate than SGEMM's. Every
+FP32 on the 32-wide tile, for the corrected modes; it runs up to one stage (k <= 32), where the
+planner offers it, their products being less accurate than SGEMM's there. Every
 transpose, ragged and single rows and columns, odd leading dimensions and bases, alpha and
 beta with BLAS's zero rules (scalars on the host and on the device), both batch forms, each
 plan checked to be the form.
@@ -20,9 +20,9 @@ from test_simt_stream_gpu import (LAYOUTS, SCALARS, assert_only_c_written, call,
 
 pytestmark = pytest.mark.gpu
 CORRECTED = ("tf32tf32", "halfhalf", "auto")
-MAX_K = 16  # libecgemm/planner.cpp: kFp32RouteMaxK (the form is offered up to 32, one stage)
+MAX_K = 32  # libecgemm/planner.cpp: kFp32RouteMaxK (the form runs one stage, k <= 32)
 GROUP_MIN_K = 8  # fused_mma.cu: kFp32GroupMinK
-KS = [1, 2, 7, 9, MAX_K, 24, 32]
+KS = [1, 2, 7, 9, 16, 24, MAX_K]
 # (m, n, padded): one output; ragged 32-wide tiles on either side; several tiles.
 SHAPES = [(1, 1, False), (5, 129, True), (33, 31, False), (129, 5, True), (300, 65, True),
           (1000, 63, False)]

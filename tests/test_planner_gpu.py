@@ -12,7 +12,7 @@ import ecgemm
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.gpu
 CORRECTED = ["tf32tf32", "halfhalf", "auto"]
-FP32_ROUTE_MAX_K = 16  # libecgemm/planner.cpp: kFp32RouteMaxK
+FP32_ROUTE_MAX_K = 32  # libecgemm/planner.cpp: kFp32RouteMaxK
 
 
 def _operands(m, k, n, seed):

@@ -92,8 +92,8 @@ constexpr int kWideBinades = 32;
 // ran 0.95x tf32tf32's speed on the held-out sample (bench/results/README.md#auto-scaled).
 //
 // And one form that is not AUTO's (FusedMmaPlan::fp32): every stage in FP32, SGEMM's
-// arithmetic (FMA chains over each stage's k, added into the output's sum; fp32_stage), for the
-// corrected modes at k <= the planner's kFp32RouteMaxK, where their products are less
+// arithmetic (FMA chains over each stage's k, added into the output's sum: fp32_form_stage),
+// for the corrected modes at k <= the planner's kFp32RouteMaxK, where their products are less
 // accurate than SGEMM's: the family's short latency with SGEMM's accuracy (the simt
 // stream and strip tiles, which compute one chain an output, ran 1.7-2.5x its kernel
 // time on products of a few thousand outputs: bench/results/tiny-2026-11-25).
@@ -498,13 +498,7 @@ __device__ __forceinline__ void products_scaled(Accumulators<Me>& acc, const Sta
 // one chain over all of k ran 1.13x tf32tf32's residual at 64 x 8192 x 4096
 // (bench/results/README.md#auto-fused).
 // A fragment at a time, so that the rare path takes no registers from the products'.
-// kGrouped (the FP32 form): from kFp32GroupMinK on, chains of kFp32Group k-steps, each from
-// zero, added in k order: SGEMM's kernels beat one chain from k ~ 7 (1.05-1.23x its residual
-// at k 9..16 on the calibration sample: bench/results/tiny-2026-11-25, call 3); below, one
-// chain gave cuBLAS's residual exactly.
-constexpr int kFp32Group = 4;
-constexpr int kFp32GroupMinK = 8;
-template <class Me, class PA, class PB, bool kGrouped = false>
+template <class Me, class PA, class PB>
 __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* stage, int warp_m,
                                            int warp_n, int lane, int64_t k_left) {
   const int g = lane / 4, t = lane % 4;
@@ -517,26 +511,15 @@ __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* s
     const int row = warp_m * Me::kWarpTileM + mi * 16 + g;
     const int col = warp_n * Me::kWarpTileN + ni * 8 + 2 * t;
     float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // x: row + 8 (x / 2), column + x % 2
-    // part += the FMA chain over [k0, k1) from zero (from part itself where `chained`).
-    auto chain = [&](int k0, int k1, bool chained) {
-      float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      if (chained) c[0] = part[0], c[1] = part[1], c[2] = part[2], c[3] = part[3];
+    // One FMA chain over the stage's k.
 #pragma unroll 4
-      for (int kk = k0; kk < k1; ++kk) {
-        const float a0 = stage[PA::at(row, kk)], a1 = stage[PA::at(row + 8, kk)];
-        const float b0 = b_panel[PB::at(col, kk)], b1 = b_panel[PB::at(col + 1, kk)];
-        c[0] = fmaf(a0, b0, c[0]);
-        c[1] = fmaf(a0, b1, c[1]);
-        c[2] = fmaf(a1, b0, c[2]);
-        c[3] = fmaf(a1, b1, c[3]);
-      }
-#pragma unroll
-      for (int x = 0; x < 4; ++x) part[x] = chained ? c[x] : part[x] + c[x];
-    };
-    if (kGrouped && steps >= kFp32GroupMinK) {
-      for (int k0 = 0; k0 < steps; k0 += kFp32Group) chain(k0, min(k0 + kFp32Group, steps), false);
-    } else {
-      chain(0, steps, true);
+    for (int kk = 0; kk < steps; ++kk) {
+      const float a0 = stage[PA::at(row, kk)], a1 = stage[PA::at(row + 8, kk)];
+      const float b0 = b_panel[PB::at(col, kk)], b1 = b_panel[PB::at(col + 1, kk)];
+      part[0] = fmaf(a0, b0, part[0]);
+      part[1] = fmaf(a0, b1, part[1]);
+      part[2] = fmaf(a1, b0, part[2]);
+      part[3] = fmaf(a1, b1, part[3]);
     }
     // The fragment's elements by run-time index: a register array indexed so would be
     // local memory, so each element is picked by a switch the compiler unrolls.
@@ -548,6 +531,77 @@ __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* s
 #pragma unroll
           for (int x = 0; x < 4; ++x) acc.promoted[mj][nj][x] += part[x];
   }
+}
+
+// The FP32 form's stage (StageForm::kFp32): the thread's outputs in FP32 from the FP32 panels,
+// each product exact. From kFp32GroupMinK on, chains of kFp32Group k-steps, each from zero, added
+// in k order into the stage's sum: SGEMM's kernels beat one chain from k ~ 7 (1.05-1.23x its
+// residual at k 9..16 on the calibration sample: bench/results/tiny-2026-11-25, call 3); below,
+// one chain gave cuBLAS's residual exactly. k outer and every fragment's outputs in registers, so
+// that each of the thread's rows of op(A) and columns of op(B) is read once for all of them, 4
+// k-steps a 16-byte load where its panel is k-major (fp32_stage reads them a fragment at a time:
+// bench/results/README.md#fp32-form).
+constexpr int kFp32Group = 4;
+constexpr int kFp32GroupMinK = 8;
+static_assert(kBK % kFp32Group == 0, "whole groups in a stage");
+
+// v[j] = panel(r, k0 + j), j < kFp32Group: one 16-byte load along a k-major row.
+template <class P>
+__device__ __forceinline__ void read_group(float (&v)[kFp32Group], const float* panel, int r, int k0) {
+  if constexpr (P::kKMajor) {
+    const float4 q = *reinterpret_cast<const float4*>(panel + P::at(r, k0));
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else {
+#pragma unroll
+    for (int j = 0; j < kFp32Group; ++j) v[j] = panel[P::at(r, k0 + j)];
+  }
+}
+
+template <class Me, class PA, class PB>
+__device__ __forceinline__ void fp32_form_stage(Accumulators<Me>& acc, const float* stage, int warp_m,
+                                                int warp_n, int lane, int64_t k_left) {
+  constexpr int kRows = 2 * Me::kFragsM, kCols = 2 * Me::kFragsN;  // the thread's, as in its fragments
+  const int g = lane / 4, t = lane % 4;
+  const int steps = static_cast<int>(min(k_left, int64_t{kBK}));  // past it the panels hold zeros
+  const bool grouped = steps >= kFp32GroupMinK;
+  const float* b_panel = stage + PA::kFloats;
+  float part[kRows][kCols] = {}, c[kRows][kCols] = {};
+#pragma unroll 1
+  for (int k0 = 0; k0 < steps; k0 += kFp32Group) {
+    float a[kRows][kFp32Group], b[kCols][kFp32Group];
+#pragma unroll
+    for (int i = 0; i < kRows; ++i)  // fragment row mi = i / 2, its rows g and g + 8
+      read_group<PA>(a[i], stage, warp_m * Me::kWarpTileM + (i / 2) * 16 + (i % 2) * 8 + g, k0);
+#pragma unroll
+    for (int j = 0; j < kCols; ++j)  // fragment column ni = j / 2, its columns 2t and 2t + 1
+      read_group<PB>(b[j], b_panel, warp_n * Me::kWarpTileN + (j / 2) * 8 + 2 * t + j % 2, k0);
+    if (grouped) {
+#pragma unroll
+      for (int i = 0; i < kRows; ++i)
+#pragma unroll
+        for (int j = 0; j < kCols; ++j) c[i][j] = 0.0f;
+    }
+    const int n = min(kFp32Group, steps - k0);
+#pragma unroll
+    for (int q = 0; q < kFp32Group; ++q) {
+      if (q >= n) break;
+#pragma unroll
+      for (int i = 0; i < kRows; ++i)
+#pragma unroll
+        for (int j = 0; j < kCols; ++j) c[i][j] = fmaf(a[i][q], b[j][q], c[i][j]);
+    }
+    if (grouped) {
+#pragma unroll
+      for (int i = 0; i < kRows; ++i)
+#pragma unroll
+        for (int j = 0; j < kCols; ++j) part[i][j] += c[i][j];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int j = 0; j < kCols; ++j)  // element x of fragment (mi, ni): row + 8 (x / 2), column + x % 2
+      acc.promoted[i / 2][j / 2][2 * (i % 2) + j % 2] += grouped ? part[i][j] : c[i][j];
 }
 
 // The value a fragment element stores (common/epilogue.cuh).
@@ -686,7 +740,7 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
     const float* stage = reinterpret_cast<const float*>(smem);
     if constexpr (kForm == StageForm::kFp32) {
-      fp32_stage<Me, PA, PB, true>(acc, stage, warp_m, warp_n, lane, k_end - k_begin - i * kBK);
+      fp32_form_stage<Me, PA, PB>(acc, stage, warp_m, warp_n, lane, k_end - k_begin - i * kBK);
       __syncthreads();  // every warp is done with the stage before it is refilled
       if (i + 1 < count) load_stage(i + 1);
       cp_async_commit();

@@ -42,6 +42,7 @@ constexpr int64_t kSpanRows = 32;     // ... 32 rows per row group (along the lo
 constexpr int64_t kMinWarpK = 512;    // along k: a warp sharing a line keeps a round of loads
 constexpr int kMinRowLanes = 8;       // along the long side: a group reads 128 bytes of a row
 constexpr double kLatencyBytes = 6e6;  // ~2 us of H100 DRAM time (plan_gemv)
+constexpr int64_t kOneChainMaxK = 7;   // gemv_one_chain_kernel
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -319,6 +320,30 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
   }
 }
 
+// k <= kOneChainMaxK: a thread an output line, each output one FMA chain over k in order,
+// SGEMM's arithmetic. The kernels above add products across lanes or row groups, each
+// product rounded: at k < 8 that put the held-out sample's GEMVs above cuBLAS's residual on 24
+// of 43 (bench/results/README.md#fp32-form). A kernel of its own, so that the others keep
+// their registers.
+template <int R>
+__global__ void __launch_bounds__(kThreads) gemv_one_chain_kernel(GemvProblem p, GemmArgs args) {
+  allow_dependents();
+  select_product(p, args);
+  const int64_t l = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (l >= p.len) return;
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  float acc[R] = {};
+  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
+    for (int64_t kk = 0; kk < p.k; ++kk) {
+      const float m = __ldg(p.mat + l * p.mat_l + kk * p.mat_k);
+#pragma unroll
+      for (int r = 0; r < R; ++r) acc[r] = fmaf(m, thin(p, r, kk), acc[r]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) store(p, args, l, r, acc[r], alpha, beta);
+}
+
 // Whether every product's large operand starts 16-byte aligned (the vector loads assume
 // it): the strides of a strided batch keep the first's alignment if they are multiples of
 // 4; pointer arrays are not read on the host, so they take the scalar loads.
@@ -340,6 +365,11 @@ int64_t line_walkers(const GemvPlan& plan) {
 template <int R>
 cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan& plan,
                          cudaStream_t stream) {
+  if (g.k <= kOneChainMaxK)  // plan_gemv splits no such k
+    return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
+      const unsigned blocks = static_cast<unsigned>((p.len + kThreads - 1) / kThreads);
+      return launch(Launch{dim3(blocks, 1, products), kThreads, 0, stream}, gemv_one_chain_kernel<R>, p, part);
+    });
   const bool aligned = mat_aligned(p, g);
   const unsigned splits = static_cast<unsigned>(plan.splits);
   const int64_t lines = block_lines(plan);
@@ -439,6 +469,8 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout la
   return plan;
 }
 
+// At k <= kOneChainMaxK the one-chain kernel runs, priced as the fixed groups: the rows' calibration
+// timed those shapes on them, and both kernels wait on one short round of loads there.
 GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev) {
   const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);
   const int64_t lines = block_lines(plan);

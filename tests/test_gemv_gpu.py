@@ -200,28 +200,30 @@ def test_small_products_split_k_inside_the_cta_only(handle, gemv_route, ta, tb):
         assert "splits=1 " in text and "lanes=32 " not in text, text
 
 
-# --- short k: one FMA chain an output ---------------------------------------------------------
+# --- short k: the FP32 routes' chains ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
-@pytest.mark.parametrize("k", [1, 2, 5, 7])
+@pytest.mark.parametrize("k", [1, 2, 5, 7, 8, 9, 13, 16])
 @pytest.mark.parametrize("m,n", [(1, 1), (1, 300), (300, 1), (4, 129), (129, 3), (3, 1000)])
-def test_short_k_is_one_chain_an_output(handle, monkeypatch, ta, tb, k, m, n):
-    """k <= 7 (gemv.cu: kOneChainMaxK): each output one FMA chain over k in order, SGEMM's
-    arithmetic: the same bits as simt's strip tile, which computes each output so."""
+def test_short_k_sums_as_the_other_fp32_routes(handle, monkeypatch, ta, tb, k, m, n):
+    """k <= 16 (gemv.cu: kShortMaxK): each output one FMA chain over k below k = 8, chains of 4
+    added in k order from it (common/fp32_chains.hpp): the same bits as simt's strip tile (one
+    chain) below 8, as fused_mma's FP32 form from 8."""
     from test_simt_stream_gpu import plan
 
     a, b = make_problem(ta, tb, m, n, k, 3, 1, seed=m + n + k)
+    other = ("simt", "tile=strips ") if k < 8 else ("fused_mma/fp32", "method=fp32 ")
     got = {}
-    for pin, tile in (("gemv", ""), ("simt", "tile=strips ")):
+    for pin, tile in (("gemv", ""), other):
         monkeypatch.setenv("ECGEMM_FAMILY", pin)
         text = plan(handle, "tf32tf32", ta, tb, m, n, k)
-        assert text.startswith(f"family={pin} ") and tile in text, text
+        assert text.startswith(f"family={pin.split('/')[0]} ") and tile in text, text
         c = ColMajor(torch.full((m, n), NAN, device="cuda"), m + 3, 1)
         assert sgemm(handle, "tf32tf32", ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
         got[pin] = c.view().clone()
     assert torch.isfinite(got["gemv"]).all()
-    assert torch.equal(got["gemv"], got["simt"])  # a zero's sign aside, which == ignores
+    assert torch.equal(got["gemv"], got[other[0]])  # a zero's sign aside, which == ignores
 
 
 # --- batches: grid.z walks the products (never split) ---------------------------------------

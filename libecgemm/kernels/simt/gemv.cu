@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/fp32_chains.hpp"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
@@ -42,7 +43,7 @@ constexpr int64_t kSpanRows = 32;     // ... 32 rows per row group (along the lo
 constexpr int64_t kMinWarpK = 512;    // along k: a warp sharing a line keeps a round of loads
 constexpr int kMinRowLanes = 8;       // along the long side: a group reads 128 bytes of a row
 constexpr double kLatencyBytes = 6e6;  // ~2 us of H100 DRAM time (plan_gemv)
-constexpr int64_t kOneChainMaxK = 7;   // gemv_one_chain_kernel
+constexpr int64_t kShortMaxK = 16;     // gemv_short_k_kernel
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -320,28 +321,39 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
   }
 }
 
-// k <= kOneChainMaxK: a thread an output line, each output one FMA chain over k in order,
-// SGEMM's arithmetic. The kernels above add products across lanes or row groups, each
-// product rounded: at k < 8 that put the held-out sample's GEMVs above cuBLAS's residual on 24
-// of 43 (bench/results/README.md#fp32-form). A kernel of its own, so that the others keep
-// their registers.
-template <int R>
-__global__ void __launch_bounds__(kThreads) gemv_one_chain_kernel(GemvProblem p, GemmArgs args) {
+// k <= kShortMaxK: each output summed in FP32 as the other FP32 routes sum a short k
+// (common/fp32_chains.hpp): from kFp32GroupMinK, kShortLanes lanes a line, lane g the chain of
+// k-steps 4g .. 4g + 3, the chains then added in k order; below, a lane a line, one chain. The
+// kernels above add products across lanes or row groups, each product rounded: at k <= 16 that
+// put 44 of the held-out sample's 75 GEMVs above cuBLAS's residual, 31 above 1.1x; a thread a
+// line, one chain after another, ran 0.92x their speed (bench/results/README.md#fp32-form).
+// A kernel of its own, so that the others keep their registers.
+constexpr int kShortLanes = kShortMaxK / kFp32Group;
+template <int R, int kLanes>  // kLanes: 1 below kFp32GroupMinK, else kShortLanes
+__global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, GemmArgs args) {
   allow_dependents();
   select_product(p, args);
-  const int64_t l = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (l >= p.len) return;
+  const int g = threadIdx.x % kLanes;
+  const int64_t l = static_cast<int64_t>(blockIdx.x) * (kThreads / kLanes) + threadIdx.x / kLanes;
+  const bool active = l < p.len;  // inactive lanes still take part in the shuffles
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  float acc[R] = {};
-  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
-    for (int64_t kk = 0; kk < p.k; ++kk) {
+  const int64_t k0 = kLanes == 1 ? 0 : g * kFp32Group;
+  const int64_t k1 = kLanes == 1 ? p.k : std::min<int64_t>(p.k, k0 + kFp32Group);
+  float chain[R] = {};
+  if (alpha != 0.0f && active) {  // alpha = 0: A and B are not referenced (BLAS)
+    for (int64_t kk = k0; kk < k1; ++kk) {
       const float m = __ldg(p.mat + l * p.mat_l + kk * p.mat_k);
 #pragma unroll
-      for (int r = 0; r < R; ++r) acc[r] = fmaf(m, thin(p, r, kk), acc[r]);
+      for (int r = 0; r < R; ++r) chain[r] = fmaf(m, thin(p, r, kk), chain[r]);
     }
   }
 #pragma unroll
-  for (int r = 0; r < R; ++r) store(p, args, l, r, acc[r], alpha, beta);
+  for (int r = 0; r < R; ++r) {
+    float sum = 0.0f;  // the chains in k order, as fused_mma's FP32 form adds them
+#pragma unroll
+    for (int j = 0; j < kLanes; ++j) sum += __shfl_sync(0xffffffffu, chain[r], j, kLanes);
+    if (active && g == 0) store(p, args, l, r, sum, alpha, beta);
+  }
 }
 
 // Whether every product's large operand starts 16-byte aligned (the vector loads assume
@@ -365,10 +377,12 @@ int64_t line_walkers(const GemvPlan& plan) {
 template <int R>
 cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan& plan,
                          cudaStream_t stream) {
-  if (g.k <= kOneChainMaxK)  // plan_gemv splits no such k
+  if (g.k <= kShortMaxK)  // plan_gemv splits no such k
     return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
-      const unsigned blocks = static_cast<unsigned>((p.len + kThreads - 1) / kThreads);
-      return launch(Launch{dim3(blocks, 1, products), kThreads, 0, stream}, gemv_one_chain_kernel<R>, p, part);
+      const int lanes = g.k < kFp32GroupMinK ? 1 : kShortLanes;
+      const unsigned blocks = static_cast<unsigned>((p.len * lanes + kThreads - 1) / kThreads);
+      return launch(Launch{dim3(blocks, 1, products), kThreads, 0, stream},
+                    lanes == 1 ? gemv_short_k_kernel<R, 1> : gemv_short_k_kernel<R, kShortLanes>, p, part);
     });
   const bool aligned = mat_aligned(p, g);
   const unsigned splits = static_cast<unsigned>(plan.splits);
@@ -469,7 +483,7 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout la
   return plan;
 }
 
-// At k <= kOneChainMaxK the one-chain kernel runs, priced as the fixed groups: the rows' calibration
+// At k <= kShortMaxK the short-k kernel runs, priced as the fixed groups: the rows' calibration
 // timed those shapes on them, and both kernels wait on one short round of loads there.
 GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev) {
   const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);

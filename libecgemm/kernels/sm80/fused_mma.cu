@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/fp32_chains.hpp"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/method.hpp"
 #include "kernels/common/splitk_plan.hpp"
@@ -534,15 +535,11 @@ __device__ __forceinline__ void fp32_stage(Accumulators<Me>& acc, const float* s
 }
 
 // The FP32 form's stage (StageForm::kFp32): the thread's outputs in FP32 from the FP32 panels,
-// each product exact. From kFp32GroupMinK on, chains of kFp32Group k-steps, each from zero, added
-// in k order into the stage's sum: SGEMM's kernels beat one chain from k ~ 7 (1.05-1.23x its
-// residual at k 9..16 on the calibration sample: bench/results/tiny-2026-11-25, call 3); below,
-// one chain gave cuBLAS's residual exactly. k outer and every fragment's outputs in registers, so
+// each product exact, summed as common/fp32_chains.hpp says. k outer and every fragment's
+// outputs in registers, so
 // that each of the thread's rows of op(A) and columns of op(B) is read once for all of them, 4
 // k-steps a 16-byte load where its panel is k-major (fp32_stage reads them a fragment at a time:
 // bench/results/README.md#fp32-form).
-constexpr int kFp32Group = 4;
-constexpr int kFp32GroupMinK = 8;
 static_assert(kBK % kFp32Group == 0, "whole groups in a stage");
 
 // v[j] = panel(r, k0 + j), j < kFp32Group: one 16-byte load along a k-major row.

@@ -184,7 +184,7 @@ Plan fp32_form_plan(const Context& c) {
 // fused splits have no room for a statistics pass), and so may the plane route
 // (`method`: the products, where they are not the mode's own).
 Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = std::nullopt,
-              int tile = 0, bool gemv_wide = false) {
+              int tile = 0, GemvForm gemv_form = GemvForm::kAny) {
   const GemmArgs& args = c.args;
   Plan p;
   p.family = family;
@@ -204,7 +204,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     case Family::kGemv: {
       // Batches are not split (grid.z walks their products).
       const GemvPlan g = plan_gemv(args.m, args.n, args.k, args.batch.count, gemv_layout(args), c.dev,
-                                   args.batch.batched() ? 0 : c.cap, gemv_wide);
+                                   args.batch.batched() ? 0 : c.cap, gemv_form == GemvForm::kWide);
       p.bytes = g.bytes;
       p.detail = g;
       break;
@@ -244,6 +244,13 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     keep_cheaper(c, p, simt_alternative(*s, args.k));
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
     keep_cheaper(c, p, fused_mma_alternative(p.method, *f, args, c.dev, c.cap));
+  // Short lines along k: the lines kernel, or a warp a line where that is cheaper (a few short
+  // lines: gemv.cu, plan_gemv), unless a pin names one.
+  if (const auto* g = std::get_if<GemvPlan>(&p.detail);
+      g != nullptr && g->line_lanes > 0 && gemv_form == GemvForm::kAny)
+    keep_cheaper(c, p, std::optional<GemvPlan>(plan_gemv(args.m, args.n, args.k, args.batch.count,
+                                                         gemv_layout(args), c.dev,
+                                                         args.batch.batched() ? 0 : c.cap, true)));
   // AUTO's products off the planes are tf32tf32's; on fused_mma a block whose operands are
   // too wide for them takes FP32's (docs/numerics.md section 12). Or, on fused_mma,
   // halfhalf's on values scaled a row and a column a stage (section 13).
@@ -294,7 +301,7 @@ Plan cheapest(const Context& c) {
 // The plan a pin names (pin_fits: the call can take it).
 Plan pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
-  return plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_wide);
+  return plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form);
 }
 
 struct Launcher {
@@ -347,6 +354,9 @@ struct Describer {
     return std::snprintf(out, len, "tile=%s splits=%d", simt_tile_name(s.tile), s.splits);
   }
   int operator()(const GemvPlan& g) const {
+    if (g.line_lanes > 0)
+      return std::snprintf(out, len, "layout=along_k warps=%d lanes=%d splits=%d", g.line_warps,
+                           g.line_lanes, g.splits);
     if (g.layout == GemvLayout::kAlongK)
       return std::snprintf(out, len, "layout=along_k warps=%d splits=%d", g.line_warps, g.splits);
     return std::snprintf(out, len, "layout=along_len lanes=%d splits=%d", g.row_lanes, g.splits);
@@ -390,7 +400,8 @@ CostRow cost_row(const Plan& plan) {
       const GemvPlan& g = std::get<GemvPlan>(plan.detail);
       // Warps sharing a line keep the along-k row: it chose right for them (a row of their own,
       // fitted on 37 points, moved them to slower families: bench/results/gemv-in-cta-2026-11-25).
-      if (g.layout == GemvLayout::kAlongK) return CostRow::kGemvAlongK;
+      if (g.layout == GemvLayout::kAlongK)
+        return g.line_lanes > 0 ? CostRow::kGemvLines : CostRow::kGemvAlongK;
       return g.row_lanes < 32 ? CostRow::kGemvAlongLenInCta : CostRow::kGemvAlongLen;
     }
     case Family::kPlanes:
@@ -418,7 +429,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   const std::string_view head = text.substr(0, slash);
   pin->auto_products.reset();
   pin->fp32 = false;
-  pin->gemv_wide = false;
+  pin->gemv_form = GemvForm::kAny;
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
     if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
@@ -434,10 +445,12 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     pin->tile = 0;
     const bool plain = colon == std::string_view::npos;
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
-    // gemv's one form: "gemv:wide"; only fused_mma has tiles ("fused_mma:32", "fused_mma:64")
-    // and products to choose.
-    if (f == Family::kGemv && !pin->auto_products && !pin->fp32 && tile == "wide")
-      return pin->gemv_wide = true;
+    // gemv's forms: "gemv:wide", "gemv:lines"; only fused_mma has tiles ("fused_mma:32",
+    // "fused_mma:64") and products to choose.
+    if (f == Family::kGemv && !pin->auto_products && !pin->fp32 && (tile == "wide" || tile == "lines")) {
+      pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
+      return true;
+    }
     if (f != Family::kFusedMma) return plain && !pin->auto_products && !pin->fp32;
     if (plain) return true;
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;

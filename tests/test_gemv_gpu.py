@@ -226,6 +226,78 @@ def test_short_k_sums_as_the_other_fp32_routes(handle, monkeypatch, ta, tb, k, m
     assert torch.equal(got["gemv"], got[other[0]])  # a zero's sign aside, which == ignores
 
 
+# --- along k, lines of 17 ... 256: lanes share a warp, lines numbered across a batch's products ---
+
+LINES_K = [17, 32, 33, 64, 65, 71, 128, 129, 196, 256]
+
+
+def line_lanes(k):
+    """gemv.cu's plan_gemv: the fewest lanes (2 ... 16) that keep each at 16 or fewer k."""
+    lanes = 2
+    while lanes < 16 and 16 * lanes < k:
+        lanes *= 2
+    return lanes
+
+
+@pytest.fixture
+def lines_route(monkeypatch):
+    monkeypatch.setenv("ECGEMM_FAMILY", "gemv:lines")
+
+
+@pytest.mark.parametrize("k", LINES_K + [16, 257])
+def test_short_lines_plan_lanes_a_line(handle, lines_route, monkeypatch, k):
+    """Along k (A transposed, B not), 16 < k <= 256, "gemv:lines": a group of lanes a line, never
+    split; outside that range, and under "gemv:wide", the other kernels."""
+    from test_simt_stream_gpu import plan
+
+    for m, n, batch in ((40, 1, 5), (3, 333, 1), (4096, 2, 1)):
+        text = plan(handle, "tf32tf32", "T", "N", m, n, k, batch=batch)
+        lanes = f"lanes={line_lanes(k)} " if 16 < k <= 256 else None
+        assert (lanes in text and "splits=1 " in text) if lanes else "lanes=" not in text, text
+    monkeypatch.setenv("ECGEMM_FAMILY", "gemv:wide")
+    assert "lanes=" not in plan(handle, "tf32tf32", "T", "N", 40, 1, 71, batch=5)
+
+
+@pytest.mark.parametrize("mode", FP32_CLASS)
+@pytest.mark.parametrize("k", LINES_K)
+@pytest.mark.parametrize("width", [1, 2, 3, 4])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_short_lines(handle, lines_route, mode, k, width, aligned):
+    """Both operands as the large one (a long m, a long n), 16-byte loads and scalar ones, random
+    signs and positive data: within cuBLAS's componentwise error and residual."""
+    pad, offset = (0, 0) if aligned else (3, 1)
+    for i, (m, n) in enumerate(((1000, width), (width, 333))):
+        for positive in (False, True):
+            run_and_check(handle, mode, "T", "N", m, n, k, pad, offset, seed=k + 7 * width + i,
+                          positive=positive)
+
+
+@pytest.mark.parametrize("form", ["strided", "array"])
+@pytest.mark.parametrize("m,n,k,count", [(40, 1, 71, 300), (2, 33, 40, 500), (161, 1, 158, 7),
+                                         (3, 5, 256, 129), (1, 4, 17, 1000)])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_short_lines_batches(handle, lines_route, form, m, n, k, count, aligned):
+    """Blocks that span products (a product's lines end inside a block): each within the bound,
+    nothing written outside them."""
+    run_batch(handle, form, "T", "N", m, n, k, count, seed=m + k, mode="tf32tf32", aligned=aligned)
+
+
+@pytest.mark.parametrize("m,k,n", [(40, 71, 1), (33, 200, 3), (7, 17, 2)])
+def test_short_lines_batch_gives_each_product_alone_bit_for_bit(lines_route, m, k, n):
+    """torch.bmm's layout (row-major A: along k): product z of a batch is the call made for it
+    alone, bit for bit, though its lines share blocks with other products' in the batch."""
+    import ecgemm
+
+    g = torch.Generator(device="cuda").manual_seed(m + k)
+    a = torch.rand((37, m, k), device="cuda", generator=g) - 0.5
+    b = torch.rand((37, k, n), device="cuda", generator=g) - 0.5
+    assert "lanes=" in ecgemm.explain(a, b, mode="tf32tf32"), ecgemm.explain(a, b, mode="tf32tf32")
+    whole = ecgemm.matmul(a, b, mode="tf32tf32")
+    for z in (0, 1, 17, 36):
+        alone = ecgemm.matmul(a[z], b[z], mode="tf32tf32")
+        assert torch.equal(whole[z].view(torch.int32), alone.view(torch.int32)), z
+
+
 # --- batches: grid.z walks the products (never split) ---------------------------------------
 
 # (m, n, k): rows and columns against long sides within and past a block's lines, k short

@@ -274,5 +274,5 @@ def test_gemv_splits_k_inside_the_cta_before_it_splits_across_ctas(plan_on, ta):
     for small in ((1, 587, 4), (4, 904, 1), (1, 725, 58)):
         m, k, n = small
         assert gemv_groups(plan_on("tf32tf32", m, n, k, family="gemv", ta=ta, tb=ta)[1])[2] == 1, small
-    for bad in ("gemv:32", "gemv:wide/fp32", "simt:wide"):
+    for bad in ("gemv:32", "gemv:wide/fp32", "gemv:lines/fp32", "simt:wide", "simt:lines"):
         assert plan_on("tf32tf32", 1, 300, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad

@@ -28,6 +28,8 @@ struct GemvPlan {
   int splits = 1;        // split-K factor; > 1 writes partials (`bytes` of workspace)
   int64_t k_chunk = 0;   // k per split, a multiple of 128
   int line_warps = 1;    // along k: warps sharing one output line's k (1, 2, 4, 8)
+  int line_lanes = 0;    // along k, short lines: lanes of one line (2 ... 16), the lines numbered
+                         // across a batch's products (they share blocks); 0: the kernels above
   int row_lanes = 32;    // along the long side: lanes of a row group, 4 outputs each (1 ... 32)
   size_t bytes = 0;
 };

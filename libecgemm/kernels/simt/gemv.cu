@@ -21,6 +21,7 @@
 // split, 128 bytes a warp and row (1 x 4096 x 4096 22.1 -> 26.3 us, 1 x 16384 x 16384
 // 252 -> 341 us in GPU time).
 #include <algorithm>
+#include <type_traits>
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/fp32_chains.hpp"
@@ -44,6 +45,9 @@ constexpr int64_t kMinWarpK = 512;    // along k: a warp sharing a line keeps a 
 constexpr int kMinRowLanes = 8;       // along the long side: a group reads 128 bytes of a row
 constexpr double kLatencyBytes = 6e6;  // ~2 us of H100 DRAM time (plan_gemv)
 constexpr int64_t kShortMaxK = 16;     // gemv_short_k_kernel
+constexpr int64_t kLinesMaxK = 256;    // gemv_lines_kernel: up to 16 lanes a line
+constexpr int kLinesPerLane = 16;      // ... each with about this many k of its line
+constexpr int kLinesBlocksPerSm = 4;   // ... at most 64 registers a thread
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -356,6 +360,72 @@ __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, G
   }
 }
 
+// Along k, lines shorter than a warp's round of loads (kShortMaxK < k <= kLinesMaxK): kLanes
+// lanes a line (GemvPlan::line_lanes), kThreads / kLanes lines a block, numbered across the
+// launch's products, so that a batch of small products shares blocks rather than leaving most
+// of a warp a line idle and a block of 8 lines waiting on one round of loads (H100:
+// 12552 x 40 x 71 x 1 ran 0.46x torch.bmm so, bench/results/README.md#batched-lines). Lane g
+// chains the k of its line g, g + kLanes, ... in order (16-byte runs 4g, 4g + 4 kLanes, ...
+// where every line is 16-byte aligned), its loads issued before their FMAs; a butterfly adds
+// the group's chains (the same order in every lane).
+// kLinesBlocksPerSm blocks an SM: 8 k of the large operand (4 with 3 or 4 thin columns) and
+// their thin values in flight a lane. (All of a lane's 16 k in flight at once, 3 blocks an SM,
+// ran 1.11x slower on batches: bench/results/README.md#batched-lines.)
+template <int R, int kLanes, bool kVec>
+__global__ void __launch_bounds__(kThreads, kLinesBlocksPerSm) gemv_lines_kernel(GemvProblem p, GemmArgs args, int64_t lines) {
+  allow_dependents();
+  constexpr int kWidth = kVec ? 4 : 1;                       // k a load
+  constexpr int kLoads = kVec ? 2 : R <= 2 ? 8 : 4;          // loads in flight a lane
+  constexpr int64_t kStep = kWidth * kLanes;  // k between a lane's loads
+  const int g = threadIdx.x % kLanes;
+  const int64_t line = static_cast<int64_t>(blockIdx.x) * (kThreads / kLanes) + threadIdx.x / kLanes;
+  const bool active = line < lines;  // idle groups still take part in the shuffles
+  const int64_t z = active ? line / p.len : 0, l = active ? line - z * p.len : 0;
+  const int64_t product = args.batch.first + z;
+  const float* mat = (p.mat_is_a ? batch_a(args, product) : batch_b(args, product)) + l * p.mat_l;
+  const float* vec = p.mat_is_a ? batch_b(args, product) : batch_a(args, product);
+  const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
+  float chain[R] = {};
+  if (alpha != 0.0f && active) {  // alpha = 0: A and B are not referenced (BLAS)
+    for (int64_t base = kWidth * g; base < p.k; base += kLoads * kStep) {
+      float m[kLoads][kWidth], t[kLoads][kWidth][R];
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u) {
+        const int64_t at = base + u * kStep;
+        if (kVec && at + kWidth <= p.k) {
+          const float4 q = __ldg(reinterpret_cast<const float4*>(mat + at));
+          const float qs[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+          for (int w = 0; w < kWidth; ++w) m[u][w] = qs[w];
+        } else {
+#pragma unroll
+          for (int w = 0; w < kWidth; ++w) m[u][w] = at + w < p.k ? __ldg(mat + at + w) : 0.0f;
+        }
+#pragma unroll
+        for (int w = 0; w < kWidth; ++w)
+#pragma unroll
+          for (int r = 0; r < R; ++r)
+            t[u][w][r] = at + w < p.k ? __ldg(vec + r * p.vec_r + (at + w) * p.vec_k) : 0.0f;
+      }
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u)
+#pragma unroll
+        for (int w = 0; w < kWidth; ++w)
+          if (base + u * kStep + w < p.k)  // past k: no term (0 * Inf would be one)
+#pragma unroll
+            for (int r = 0; r < R; ++r) chain[r] = fmaf(m[u][w], t[u][w][r], chain[r]);
+    }
+  }
+  float* c = batch_c(args, product);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+#pragma unroll
+    for (int width = kLanes / 2; width > 0; width /= 2)
+      chain[r] += __shfl_xor_sync(0xffffffffu, chain[r], width);
+    if (active && g == 0) store_scaled(c + l * p.c_l + r * p.c_r, chain[r], alpha, beta);
+  }
+}
+
 // Whether every product's large operand starts 16-byte aligned (the vector loads assume
 // it): the strides of a strided batch keep the first's alignment if they are multiples of
 // 4; pointer arrays are not read on the host, so they take the scalar loads.
@@ -368,10 +438,23 @@ bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
 
 // Outputs (lines) of one block, and how many of its groups walk one line's k in turn.
 int64_t block_lines(const GemvPlan& plan) {
-  return plan.layout == GemvLayout::kAlongK ? kWarps / plan.line_warps : 4 * plan.row_lanes;
+  if (plan.layout == GemvLayout::kAlongLen) return 4 * plan.row_lanes;
+  return plan.line_lanes > 0 ? kThreads / plan.line_lanes : kWarps / plan.line_warps;
 }
 int64_t line_walkers(const GemvPlan& plan) {
   return plan.layout == GemvLayout::kAlongK ? plan.line_warps : kThreads / plan.row_lanes;
+}
+
+// f(std::integral_constant<int, lanes>) for the lines kernel's lane counts.
+template <typename F>
+cudaError_t visit_line_lanes(int lanes, F&& f) {
+  switch (lanes) {
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+  }
+  return cudaErrorInvalidValue;
 }
 
 template <int R>
@@ -385,6 +468,18 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
                     lanes == 1 ? gemv_short_k_kernel<R, 1> : gemv_short_k_kernel<R, kShortLanes>, p, part);
     });
   const bool aligned = mat_aligned(p, g);
+  if (plan.line_lanes > 0) {  // plan_gemv: along k, never split; lines numbered across products
+    const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0);
+    return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
+      const int64_t lines = p.len * products, per_block = kThreads / plan.line_lanes;
+      const Launch l{static_cast<unsigned>((lines + per_block - 1) / per_block), kThreads, 0, stream};
+      return visit_line_lanes(plan.line_lanes, [&](auto lanes) {
+        constexpr int kLanes = decltype(lanes)::value;
+        return launch(l, vec ? gemv_lines_kernel<R, kLanes, true> : gemv_lines_kernel<R, kLanes, false>,
+                      p, part, lines);
+      });
+    });
+  }
   const unsigned splits = static_cast<unsigned>(plan.splits);
   const int64_t lines = block_lines(plan);
   const unsigned blocks = static_cast<unsigned>((p.len + lines - 1) / lines);
@@ -441,6 +536,20 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout la
     return along_k ? len * plan.line_warps
                    : (len + block_lines(plan) - 1) / block_lines(plan) * line_walkers(plan);
   };
+  // Along k, lines of kShortMaxK < k <= kLinesMaxK share warps (gemv_lines_kernel): lanes enough
+  // that each walks about kLinesPerLane of its line's k, where a launch's blocks fit a grid.
+  // Never split: k is short. The planner prices the fixed groups beside it (`wide`, which
+  // "gemv:wide" pins): a warp a line waits less on a few short lines.
+  if (along_k && !wide && k > kShortMaxK && k <= kLinesMaxK) {
+    int lanes = 2;
+    while (lanes < 16 && lanes * kLinesPerLane < k) lanes *= 2;
+    const int64_t launch_lines = len * std::min(batch, kMaxBatchPerLaunch);
+    if (launch_lines / (kThreads / lanes) < INT32_MAX) {
+      plan.line_lanes = lanes;
+      plan.k_chunk = round_up(k, kChunkAlign);
+      return plan;
+    }
+  }
   const int64_t fixed = walkers();
   const size_t outputs_bytes = static_cast<size_t>(m * n) * sizeof(float);
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
@@ -489,11 +598,15 @@ GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo
   const int64_t len = std::max(args.m, args.n), width = std::min(args.m, args.n);
   const int64_t lines = block_lines(plan);
   GridShape g;
-  g.ctas = (len + lines - 1) / lines * plan.splits * args.batch.count;
-  g.resident = int64_t{dev.sm_count} * (2048 / kThreads);  // threads, not registers, bound it
+  // The lines kernel numbers its lines across the batch's products.
+  g.ctas = plan.line_lanes > 0 ? (len * args.batch.count + lines - 1) / lines
+                                : (len + lines - 1) / lines * plan.splits * args.batch.count;
+  // Threads, not registers, bound the other kernels.
+  g.resident = int64_t{dev.sm_count} * (plan.line_lanes > 0 ? kLinesBlocksPerSm : 2048 / kThreads);
   g.tile_outputs = lines * width;
   g.k_per_cta = plan.k_chunk;
-  g.walk_k = plan.k_chunk / line_walkers(plan);
+  g.walk_k = plan.line_lanes > 0 ? (args.k + plan.line_lanes - 1) / plan.line_lanes  // a lane's chain
+                                 : plan.k_chunk / line_walkers(plan);
   g.kernels = plan.splits > 1 ? 2 : 1;
   g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
   return g;

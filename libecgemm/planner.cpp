@@ -355,8 +355,8 @@ struct Describer {
   }
   int operator()(const GemvPlan& g) const {
     if (g.line_lanes > 0)
-      return std::snprintf(out, len, "layout=along_k warps=%d lanes=%d splits=%d", g.line_warps,
-                           g.line_lanes, g.splits);
+      return std::snprintf(out, len, "layout=along_k warps=%d lanes=%d blocks=%d splits=%d",
+                           g.line_warps, g.line_lanes, g.line_blocks, g.splits);
     if (g.layout == GemvLayout::kAlongK)
       return std::snprintf(out, len, "layout=along_k warps=%d splits=%d", g.line_warps, g.splits);
     return std::snprintf(out, len, "layout=along_len lanes=%d splits=%d", g.row_lanes, g.splits);

@@ -282,18 +282,20 @@ def test_short_lines_batches(handle, lines_route, form, m, n, k, count, aligned)
     run_batch(handle, form, "T", "N", m, n, k, count, seed=m + k, mode="tf32tf32", aligned=aligned)
 
 
-@pytest.mark.parametrize("m,k,n", [(40, 71, 1), (33, 200, 3), (7, 17, 2)])
-def test_short_lines_batch_gives_each_product_alone_bit_for_bit(lines_route, m, k, n):
+@pytest.mark.parametrize("m,k,n,count", [(40, 71, 1, 37), (33, 200, 3, 37), (7, 17, 2, 37), (40, 71, 1, 12552)])
+def test_short_lines_batch_gives_each_product_alone_bit_for_bit(lines_route, m, k, n, count):
     """torch.bmm's layout (row-major A: along k): product z of a batch is the call made for it
-    alone, bit for bit, though its lines share blocks with other products' in the batch."""
+    alone, bit for bit, though its lines share blocks with other products' in the batch; a batch
+    of many waves (blocks=5, the streaming build) and one product (blocks=4) alike."""
     import ecgemm
 
     g = torch.Generator(device="cuda").manual_seed(m + k)
-    a = torch.rand((37, m, k), device="cuda", generator=g) - 0.5
-    b = torch.rand((37, k, n), device="cuda", generator=g) - 0.5
-    assert "lanes=" in ecgemm.explain(a, b, mode="tf32tf32"), ecgemm.explain(a, b, mode="tf32tf32")
+    a = torch.rand((count, m, k), device="cuda", generator=g) - 0.5
+    b = torch.rand((count, k, n), device="cuda", generator=g) - 0.5
+    route = ecgemm.explain(a, b, mode="tf32tf32")
+    assert "lanes=" in route and ("blocks=5 " in route) == (count > 10000), route
     whole = ecgemm.matmul(a, b, mode="tf32tf32")
-    for z in (0, 1, 17, 36):
+    for z in (0, 1, 17, count - 1):
         alone = ecgemm.matmul(a[z], b[z], mode="tf32tf32")
         assert torch.equal(whole[z].view(torch.int32), alone.view(torch.int32)), z
 

@@ -276,3 +276,22 @@ def test_gemv_splits_k_inside_the_cta_before_it_splits_across_ctas(plan_on, ta):
         assert gemv_groups(plan_on("tf32tf32", m, n, k, family="gemv", ta=ta, tb=ta)[1])[2] == 1, small
     for bad in ("gemv:32", "gemv:wide/fp32", "gemv:lines/fp32", "simt:wide", "simt:lines"):
         assert plan_on("tf32tf32", 1, 300, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
+def test_gemv_lines_stream_with_more_blocks_only_on_many_waves_of_one_column(plan_on):
+    """The lines kernel (along k, 16 < k <= 256, "gemv:lines"): 5 blocks an SM for one thin column on a
+    grid of 8 or more waves at 4 (gemv.cu: kLinesStreamWaves), else 4; the cost model counts them."""
+    def lines_plan(m, n, k, batch):
+        status, text, x = plan_on("tf32tf32", m, n, k, family="gemv:lines", batch=batch, ta=1)
+        f = fields(text)
+        assert status == STATUS["SUCCESS"] and "lanes" in f, text
+        return int(f["blocks"]), x[2]  # the waves feature
+
+    lanes = 8  # k = 71: 32 lines a block
+    per_wave = 4 * SMS * 256 // lanes
+    for m, n, batch, blocks in ((40, 1, 12552, 5), (40, 1, 5, 4), (40, 2, 12552, 4),
+                                (32, 1, 8 * per_wave // 32, 5), (32, 1, 8 * per_wave // 32 - 1, 4)):
+        got, waves = lines_plan(m, n, 71, batch)
+        assert got == blocks, (m, n, batch, got)
+        grid = -(-m * batch // (256 // lanes))  # blocks of 32 lines, across the batch's products
+        assert waves == -(-grid // (blocks * SMS)), (m, batch, waves)

@@ -30,6 +30,7 @@ struct GemvPlan {
   int line_warps = 1;    // along k: warps sharing one output line's k (1, 2, 4, 8)
   int line_lanes = 0;    // along k, short lines: lanes of one line (2 ... 16), the lines numbered
                          // across a batch's products (they share blocks); 0: the kernels above
+  int line_blocks = 0;   // ... and its blocks an SM (4, or 5 streaming one thin column: gemv.cu)
   int row_lanes = 32;    // along the long side: lanes of a row group, 4 outputs each (1 ... 32)
   size_t bytes = 0;
 };

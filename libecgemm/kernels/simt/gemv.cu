@@ -48,6 +48,13 @@ constexpr int64_t kShortMaxK = 16;     // gemv_short_k_kernel
 constexpr int64_t kLinesMaxK = 256;    // gemv_lines_kernel: up to 16 lanes a line
 constexpr int kLinesPerLane = 16;      // ... each with about this many k of its line
 constexpr int kLinesBlocksPerSm = 4;   // ... at most 64 registers a thread
+// With one thin column, a grid of many waves streams DRAM: 5 blocks an SM (48 registers) keep a
+// quarter more in flight (12999 x 312 x 196 x 1 1457 -> 1312 us, 7162 x 390 x 43 x 1 252 -> 238),
+// where a short grid waits longer on each warp's loads (3576 x 14 x 111 x 1, 3 waves: 9.9 -> 10.8
+// us): bench/results/README.md#batched-lines, call 7. (With 16-byte loads ptxas spills 8 bytes
+// there, counted in those times.) 6 blocks (40 registers) ran slower.
+constexpr int kLinesStreamBlocksPerSm = 5;
+constexpr int64_t kLinesStreamWaves = 8;  // at kLinesBlocksPerSm
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -368,11 +375,11 @@ __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, G
 // chains the k of its line g, g + kLanes, ... in order (16-byte runs 4g, 4g + 4 kLanes, ...
 // where every line is 16-byte aligned), its loads issued before their FMAs; a butterfly adds
 // the group's chains (the same order in every lane).
-// kLinesBlocksPerSm blocks an SM: 8 k of the large operand (4 with 3 or 4 thin columns) and
-// their thin values in flight a lane. (All of a lane's 16 k in flight at once, 3 blocks an SM,
+// kBlocks (GemvPlan::line_blocks) blocks an SM: 8 k of the large operand (4 with 3 or 4 thin
+// columns) and their thin values in flight a lane. (All of a lane's 16 k in flight at once, 3 blocks an SM,
 // ran 1.11x slower on batches: bench/results/README.md#batched-lines.)
-template <int R, int kLanes, bool kVec>
-__global__ void __launch_bounds__(kThreads, kLinesBlocksPerSm) gemv_lines_kernel(GemvProblem p, GemmArgs args, int64_t lines) {
+template <int R, int kLanes, bool kVec, int kBlocks>
+__global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProblem p, GemmArgs args, int64_t lines) {
   allow_dependents();
   constexpr int kWidth = kVec ? 4 : 1;                       // k a load
   constexpr int kLoads = kVec ? 2 : R <= 2 ? 8 : 4;          // loads in flight a lane
@@ -475,8 +482,12 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
       const Launch l{static_cast<unsigned>((lines + per_block - 1) / per_block), kThreads, 0, stream};
       return visit_line_lanes(plan.line_lanes, [&](auto lanes) {
         constexpr int kLanes = decltype(lanes)::value;
-        return launch(l, vec ? gemv_lines_kernel<R, kLanes, true> : gemv_lines_kernel<R, kLanes, false>,
-                      p, part, lines);
+        constexpr int kStream = R == 1 ? kLinesStreamBlocksPerSm : kLinesBlocksPerSm;
+        const auto kernel = plan.line_blocks == kStream
+                                ? (vec ? gemv_lines_kernel<R, kLanes, true, kStream> : gemv_lines_kernel<R, kLanes, false, kStream>)
+                                : (vec ? gemv_lines_kernel<R, kLanes, true, kLinesBlocksPerSm>
+                                       : gemv_lines_kernel<R, kLanes, false, kLinesBlocksPerSm>);
+        return launch(l, kernel, p, part, lines);
       });
     });
   }
@@ -546,6 +557,9 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout la
     const int64_t launch_lines = len * std::min(batch, kMaxBatchPerLaunch);
     if (launch_lines / (kThreads / lanes) < INT32_MAX) {
       plan.line_lanes = lanes;
+      const int64_t blocks = (len * batch + kThreads / lanes - 1) / (kThreads / lanes);
+      const bool stream = width == 1 && blocks >= kLinesStreamWaves * kLinesBlocksPerSm * dev.sm_count;
+      plan.line_blocks = stream ? kLinesStreamBlocksPerSm : kLinesBlocksPerSm;
       plan.k_chunk = round_up(k, kChunkAlign);
       return plan;
     }
@@ -602,7 +616,7 @@ GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo
   g.ctas = plan.line_lanes > 0 ? (len * args.batch.count + lines - 1) / lines
                                 : (len + lines - 1) / lines * plan.splits * args.batch.count;
   // Threads, not registers, bound the other kernels.
-  g.resident = int64_t{dev.sm_count} * (plan.line_lanes > 0 ? kLinesBlocksPerSm : 2048 / kThreads);
+  g.resident = int64_t{dev.sm_count} * (plan.line_lanes > 0 ? plan.line_blocks : 2048 / kThreads);
   g.tile_outputs = lines * width;
   g.k_per_cta = plan.k_chunk;
   g.walk_k = plan.line_lanes > 0 ? (args.k + plan.line_lanes - 1) / plan.line_lanes  // a lane's chain

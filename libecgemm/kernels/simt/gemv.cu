@@ -376,8 +376,8 @@ __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, G
 // where every line is 16-byte aligned), its loads issued before their FMAs; a butterfly adds
 // the group's chains (the same order in every lane).
 // kBlocks (GemvPlan::line_blocks) blocks an SM: 8 k of the large operand (4 with 3 or 4 thin
-// columns) and their thin values in flight a lane. (All of a lane's 16 k in flight at once, 3 blocks an SM,
-// ran 1.11x slower on batches: bench/results/README.md#batched-lines.)
+// columns) and their thin values in flight a lane. (All of a lane's 16 k in flight at once, 3
+// blocks an SM, ran 1.11x slower on batches: bench/results/README.md#batched-lines.)
 template <int R, int kLanes, bool kVec, int kBlocks>
 __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProblem p, GemmArgs args, int64_t lines) {
   allow_dependents();

@@ -151,26 +151,33 @@ struct Layout {
                                     : kScalesOffset + (kForm == StageForm::kScaled ? 8 * kT : 0);
 };
 
-// One thread's share of copying a T x kBK panel per stage: kChunks 16-byte chunks of
-// four elements along the caller's contiguous index, kThreads chunks apart, which is a
-// fixed number of lines (rows of a K-major panel, k of the other) apart. Zeros past the
-// operand's rows and past the split's k end. 16-byte copies where the operand is 16-byte
-// aligned (`vec`), else four 4-byte ones (a zero-byte copy writes a zero and reads
-// nothing; its address is op.p). The addressing is set up once, not per stage.
+// One thread's share of copying a T x kBK panel per stage, along the caller's contiguous
+// index (lines: rows of a K-major panel, k of the other), zeros past the operand's rows
+// and past the split's k end. Where the operand is 16-byte aligned (`vec`), kChunks
+// 16-byte chunks of four elements, kThreads chunks apart; else 4 kChunks single elements,
+// kThreads elements apart, so that a warp's 4-byte copies read 128 contiguous bytes and
+// write 32 consecutive words. (Four 4-byte copies a chunk, as this took before, wrote
+// 16 bytes apart, a 4-way bank conflict, and touched each line four times: at
+// 2000 x (301 x 177 x 154) the copies took 4x their ideal shared-memory wavefronts with
+// the L1 92% busy; bench/results/README.md#fused-latency.) A zero-byte copy writes a
+// zero and reads nothing; its address is op.p. The addressing is set up once, not per stage.
 template <class P>
 struct PanelLoader {
-  static constexpr int kLine = (P::kKMajor ? kBK : P::kTile) / 4;  // chunks a line
+  static constexpr int kLineElems = P::kKMajor ? kBK : P::kTile;
   static constexpr int kChunks = P::kTile * kBK / 4 / kThreads;
-  static constexpr int kLineStep = kThreads / kLine;  // lines between a thread's chunks
-  const float* src;      // chunk 0 at the current stage
+  static constexpr int kLineStep = kThreads * 4 / kLineElems;  // lines between a thread's chunks
+  static constexpr int kElemStep = kThreads / kLineElems;      // ... between its single elements
+  static_assert(kThreads % kLineElems == 0, "whole lines a pass");
+  const float* src;      // the thread's first chunk or element at the current stage
   int64_t line_stride;   // between lines, in memory
   int64_t stage_stride;  // kBK of k, in memory
-  int line0, pos;        // chunk 0's line and place in it (elements)
+  int line0, pos;        // the first one's line and place in it (elements)
   int rows_left;         // operand rows from the tile's first on (at most T)
 
-  __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin) {
-    line0 = threadIdx.x / kLine;
-    pos = threadIdx.x % kLine * 4;
+  __device__ PanelLoader(const OperandView& op, int64_t r0, int64_t k_begin, bool vec) {
+    const int t = threadIdx.x;
+    line0 = vec ? t / (kLineElems / 4) : t / kLineElems;
+    pos = vec ? t % (kLineElems / 4) * 4 : t % kLineElems;
     const int r = P::kKMajor ? line0 : pos, kk = P::kKMajor ? pos : line0;
     line_stride = P::kKMajor ? op.stride_r : op.stride_k;
     stage_stride = kBK * op.stride_k;
@@ -178,16 +185,15 @@ struct PanelLoader {
     src = op.p + (r0 + r) * op.stride_r + (k_begin + kk) * op.stride_k;
   }
 
-  // Elements of chunk i to copy (0-4); k_left: k from this stage's first to the split's end.
-  __device__ __forceinline__ int valid(int i, int64_t k_left) const {
-    const int line = line0 + i * kLineStep;
+  // Elements from `pos` on that line `line` holds (k_left: k from this stage's first to the
+  // split's end), at most 4.
+  __device__ __forceinline__ int valid(int line, int64_t k_left) const {
     if constexpr (P::kKMajor)
       return line < rows_left ? static_cast<int>(min(int64_t(4), max(int64_t(0), k_left - pos))) : 0;
     else
       return line < k_left ? min(4, max(0, rows_left - pos)) : 0;
   }
-  __device__ __forceinline__ uint32_t dst(uint32_t panel, int i) const {
-    const int line = line0 + i * kLineStep;
+  __device__ __forceinline__ uint32_t dst(uint32_t panel, int line) const {
     return panel + 4 * (P::kKMajor ? P::at(line, pos) : P::at(pos, line));
   }
 
@@ -197,17 +203,20 @@ struct PanelLoader {
     if (vec) {
 #pragma unroll
       for (int i = 0; i < kChunks; ++i) {
-        const int n = valid(i, k_left);
-        cp_async_16_zfill(dst(panel, i), n > 0 ? src + i * kLineStep * line_stride : fallback, 4 * n);
+        const int line = line0 + i * kLineStep, n = valid(line, k_left);
+        cp_async_16_zfill(dst(panel, line), n > 0 ? src + i * kLineStep * line_stride : fallback,
+                          4 * n);
       }
     } else {
+      // A running address: an offset a copy, hoisted out of the mainloop, took the registers
+      // of the scaled form's sums (ptxas spilled).
+      const float* from = src;
+      const int64_t step = kElemStep * line_stride;
 #pragma unroll
-      for (int i = 0; i < kChunks; ++i) {
-        const int n = valid(i, k_left);
-        const float* from = src + i * kLineStep * line_stride;
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          cp_async_4_zfill(dst(panel, i) + 4 * j, j < n ? from + j : fallback, j < n ? 4 : 0);
+      for (int i = 0; i < 4 * kChunks; ++i, from += step) {
+        const int line = line0 + i * kElemStep;
+        const bool ok = valid(line, k_left) > 0;
+        cp_async_4_zfill(dst(panel, line), ok ? from : fallback, ok ? 4 : 0);
       }
     }
     src += stage_stride;
@@ -699,8 +708,8 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
   const int64_t k_end = min(args.k, k_begin + k_chunk);
   const int count = static_cast<int>((k_end - k_begin + kBK - 1) / kBK);
   const uint32_t smem0 = smem_address(smem), split = smem0 + L::kSplitOffset;
-  PanelLoader<PA> load_a(a, tile.m0, k_begin);
-  PanelLoader<PB> load_b(b, tile.n0, k_begin);
+  PanelLoader<PA> load_a(a, tile.m0, k_begin, vec_a);
+  PanelLoader<PB> load_b(b, tile.n0, k_begin, vec_b);
   auto load_stage = [&](int i) {  // stages are loaded in order, into the one FP32 stage
     const int64_t k_left = k_end - k_begin - static_cast<int64_t>(i) * kBK;
     load_a.load(smem0, a.p, k_left, vec_a);

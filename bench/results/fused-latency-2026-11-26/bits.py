@@ -1,9 +1,12 @@
 """Outputs of ecgemm on fixed operands, saved or compared bit for bit: run once with one build ("save F"), once
 with another ("check F"). Shapes that fused_mma takes with cluster-reduced splits, ragged edges, k tails and
-4-byte copies, in the corrected modes, on the planner's route.
+4-byte copies, in the corrected modes, on the planner's route; with "gemv", GEMVs along the long side (aligned
+and not, one to four thin columns, ragged ends, batches), on the planner's route and with the fixed row groups
+pinned (gemv:wide).
 
-    python bits.py save|check out.pt
+    python bits.py save|check out.pt [gemv]
 """
+import os
 import sys
 
 import torch
@@ -17,6 +20,12 @@ SHAPES = [  # m, k, n, op, pad (elements a row, both operands)
     (1, 422, 5, "NN", 0), (164, 415, 1, "TT", 0), (29, 74, 105, "TN", 5), (1400, 142, 70, "TN", 0),
 ]
 BATCHES = [(540, 28, 35, 116), (24, 183, 38, 198), (3, 14, 279, 408)]
+GEMV_SHAPES = [  # m, k, n, op, pad: the thin side m (bench's row-major convention), the large operand along n
+    (1, 4480, 2398, "NN", 0), (4, 862, 3430, "NN", 0), (3, 3396, 491, "NN", 0), (1, 2551, 1874, "NN", 0),
+    (2, 994, 5089, "NN", 0), (1, 197, 2405, "NN", 0), (2, 525, 2567, "NN", 0), (1, 300, 4096, "NN", 0),
+    (3, 777, 1001, "NN", 3), (1, 64, 130, "TN", 1), (2, 1000, 257, "NN", 0),
+]
+GEMV_BATCHES = [(402, 1, 11, 405), (22, 4, 249, 136), (260, 3, 384, 192), (9, 1, 400, 178), (35, 1, 169, 85)]
 
 
 def operand(rows, cols, pad, trans, seed):
@@ -27,9 +36,23 @@ def operand(rows, cols, pad, trans, seed):
     return view.t() if trans else view
 
 
-def outputs():
+def outputs(gemv=False):
     out = {}
-    for i, (m, k, n, op, pad) in enumerate(SHAPES):
+    shapes, batches = (GEMV_SHAPES, GEMV_BATCHES) if gemv else (SHAPES, BATCHES)
+    pins = ("", "gemv:wide") if gemv else ("",)
+    for pin in pins:
+        if pin:
+            os.environ["ECGEMM_FAMILY"] = pin
+        try:
+            out.update({f"{key}{'-' + pin if pin else ''}": v for key, v in products(shapes, batches).items()})
+        finally:
+            os.environ.pop("ECGEMM_FAMILY", None)
+    return out
+
+
+def products(shapes, batches):
+    out = {}
+    for i, (m, k, n, op, pad) in enumerate(shapes):
         ta, tb = op[0] == "T", op[1] == "T"
         a = operand(*((k, m) if ta else (m, k)), pad, ta, 2 * i)
         b = operand(*((n, k) if tb else (k, n)), pad, tb, 2 * i + 1)
@@ -37,7 +60,7 @@ def outputs():
             c = torch.full((m, n), float("nan"), device="cuda")
             ecgemm.matmul(a, b, out=c, mode=mode)
             out[f"{m}x{k}x{n}{op}-{mode}"] = (c.cpu(), ecgemm.explain(a, b, mode=mode))
-    for j, (bt, m, k, n) in enumerate(BATCHES):
+    for j, (bt, m, k, n) in enumerate(batches):
         g = torch.Generator(device="cuda").manual_seed(100 + j)
         a = torch.rand((bt, m, k), device="cuda", generator=g) * 2 - 1
         b = torch.rand((bt, k, n), device="cuda", generator=g) * 2 - 1
@@ -48,7 +71,7 @@ def outputs():
 
 def main():
     what, path = sys.argv[1], sys.argv[2]
-    got = outputs()
+    got = outputs(gemv=sys.argv[3:] == ["gemv"])
     if what == "save":
         torch.save(got, path)
         print(f"saved {len(got)} outputs")

@@ -252,9 +252,14 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
 }
 
 // Large operand contiguous along its long side: block b owns outputs b * lines ... (lines =
-// 4 * row_lanes), lane x of a row group outputs 4x .. 4x + 3; the kThreads / row_lanes groups
-// (kGroups; else 8 groups of 32 lanes, a warp each) read k rows kb + g, kb + g + groups, ...,
-// then add their sums in shared memory: pairwise down to 8 groups, then in group order.
+// 4 * row_lanes); the kThreads / row_lanes groups (kGroups; else 8 groups of 32 lanes, a warp
+// each) read k rows kb + g, kb + g + groups, ..., then add their sums in shared memory:
+// pairwise down to 8 groups, then in group order. Lane x of a row group outputs 4x .. 4x + 3,
+// one 16-byte load a row, where the operand keeps 16-byte alignment (kVec); else x, x + row_lanes,
+// x + 2 row_lanes, x + 3 row_lanes, so that each of its four 4-byte loads is a group's
+// contiguous run (four loads a lane 16 bytes apart, as this took before, touched each line four
+// times, one row in flight: bench/results/README.md#fused-latency). Either way an output's
+// products are added in the same order.
 template <int R, bool kVec, bool kGroups>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_lanes) {
@@ -265,15 +270,28 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
   const int groups = kThreads / row_lanes, lines = 4 * row_lanes;
   const int group = threadIdx.x / row_lanes, x = threadIdx.x % row_lanes;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * lines;
-  const int64_t l0 = first + 4 * x;
+  // This lane's output q, from `first`, and the distance between its outputs' elements.
+  const int apart = kVec ? 1 : row_lanes;
+  auto out = [&](int q) { return (kVec ? 4 * x : x) + apart * q; };
+  const int64_t l0 = first + out(0);
   const int64_t kb = blockIdx.y * k_chunk, ke = std::min(p.k, kb + k_chunk);
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   const int64_t span_rows = kSpanRows * groups;  // each group walks kSpanRows rows a span
   float acc[R][4] = {};
   if (alpha != 0.0f && l0 < p.len) {
     const float* base = p.mat + l0;
-    const bool whole = kVec && l0 + 3 < p.len;  // base and mat_k keep each run 16-byte aligned
-    const int live = static_cast<int>(std::min<int64_t>(4, p.len - l0));
+    // How many of this lane's four outputs lie inside. kVec: all four, or the last partial run
+    // (base and mat_k keep each run 16-byte aligned). Else every lane takes the loop below,
+    // its loads past the end predicated off: a lane a branch of its own would run the warp's
+    // last block down both paths.
+    const bool whole = !kVec || l0 + 3 < p.len;
+    const int live = kVec ? static_cast<int>(std::min<int64_t>(4, p.len - l0))
+                          : 1 + (l0 + apart < p.len) + (l0 + 2 * apart < p.len) + (l0 + 3 * apart < p.len);
+    auto four = [&](const float* row) {  // a row's elements of this lane's four outputs
+      if constexpr (kVec) return __ldg(reinterpret_cast<const float4*>(row));
+      else return make_float4(__ldg(row), live > 1 ? __ldg(row + apart) : 0.0f,
+                              live > 2 ? __ldg(row + 2 * apart) : 0.0f, live > 3 ? __ldg(row + 3 * apart) : 0.0f);
+    };
     for (int64_t span = kb; span < ke; span += span_rows) {
       const int64_t end = std::min(ke, span + span_rows);
       float part[R][4] = {};
@@ -292,18 +310,16 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
         for (; kk + (kUnrollLen - 1) * groups < end; kk += kUnrollLen * groups) {
           float4 m[kUnrollLen];
 #pragma unroll
-          for (int u = 0; u < kUnrollLen; ++u)
-            m[u] = __ldg(reinterpret_cast<const float4*>(base + (kk + u * groups) * p.mat_k));
+          for (int u = 0; u < kUnrollLen; ++u) m[u] = four(base + (kk + u * groups) * p.mat_k);
 #pragma unroll
           for (int u = 0; u < kUnrollLen; ++u) add_row(m[u], kk + u * groups);
         }
-        for (; kk < end; kk += groups)
-          add_row(__ldg(reinterpret_cast<const float4*>(base + kk * p.mat_k)), kk);
-      } else {  // unaligned, or the last partial run of four outputs
+        for (; kk < end; kk += groups) add_row(four(base + kk * p.mat_k), kk);
+      } else {  // the last partial run of four outputs
         for (; kk < end; kk += groups) {
           const float* row = base + kk * p.mat_k;
-          const float4 m{__ldg(row), live > 1 ? __ldg(row + 1) : 0.0f,
-                         live > 2 ? __ldg(row + 2) : 0.0f, live > 3 ? __ldg(row + 3) : 0.0f};
+          const float4 m{__ldg(row), live > 1 ? __ldg(row + apart) : 0.0f,
+                         live > 2 ? __ldg(row + 2 * apart) : 0.0f, live > 3 ? __ldg(row + 3 * apart) : 0.0f};
           add_row(m, kk);
         }
       }
@@ -314,7 +330,7 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) sums[group * plane + r * lines + 4 * x + q] = acc[r][q];
+    for (int q = 0; q < 4; ++q) sums[group * plane + r * lines + out(q)] = acc[r][q];
   __syncthreads();
   if constexpr (kGroups) {
     for (int half = groups / 2; half >= kWarps; half /= 2) {

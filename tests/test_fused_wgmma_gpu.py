@@ -1,5 +1,5 @@
 """The fused Hopper family (operands split inside the kernel; ECGEMM_FAMILY=fused_wgmma)
-on every mode, transpose, TMA source (K-major, M/N-major, unaligned -> global loads),
+on every mode, transpose, TMA source (K-major, M/N-major, unaligned -> copied by the transform threads),
 tile shape (128 x 128, and 64 x 128 with and without the swap) and split-K, against
 an FP64 product and cuBLAS SGEMM on the same inputs."""
 import pytest
@@ -53,3 +53,23 @@ def test_default_rule_sends_one_skinny_side_to_the_fused_family(handle, monkeypa
     ref = opa.double() @ opb.double()
     res, res_cublas = rel(c.view(), ref), rel(cublas_sgemm(opa, opb), ref)
     assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
+
+
+@pytest.mark.parametrize("mode", [m for m in TC_MODES if m != "auto"])  # AUTO: not this family's
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(130, 257, 300), (300, 64, 2000), (1, 700, 513),
+                                   (257, 129, 64 * 37 + 5)])
+def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+    # An operand TMA cannot address is copied by the transform threads into the staging
+    # layout TMA writes: the same values, 16-byte aligned or not, give the same bits.
+    a, b = make_problem(ta, tb, m, n, k, seed=m + n + k)
+    outs = []
+    for aligned in (True, False):
+        def place(x):  # aligned: ld a multiple of 4 floats; else odd, and 4 bytes in
+            ld, offset = ((x.rows + 3) // 4 * 4, 0) if aligned else (x.rows + 1 + x.rows % 2, 1)
+            return ColMajor(x.view(), ld, offset)
+        c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+        assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, place(a), place(b), 0.0, c) == STATUS["SUCCESS"]
+        outs.append(c.view().clone())
+    assert torch.isfinite(outs[0]).all()
+    assert torch.equal(outs[0], outs[1])

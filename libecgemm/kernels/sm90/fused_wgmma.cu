@@ -10,7 +10,10 @@
 //    split.cuh (the numerics lab's definition, bit for bit) and store hi and lo in the
 //    K-major, 128-byte-swizzled stage layout wgmma reads.
 //    An operand TMA cannot address (base or leading dimension not 16-byte aligned, a
-//    pointer-array batch) is read straight from global memory instead: correct, slower.
+//    pointer-array batch) is copied into the same staging layout by every transform
+//    thread, 4-byte cp.async a warp reading 128 contiguous bytes (copy_unit). (Read
+//    straight from global memory by the split, such operands ran at about half the TMA
+//    path's speed: bench/results/README.md#narrow.)
 //  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
 //    (sm90/wgmma_consumer.cuh), then the epilogue (common/epilogue.cuh), or split-K
 //    partials for the common reducer.
@@ -26,6 +29,7 @@
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
+#include "kernels/sm80/mma_sync.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
 #include "kernels/sm90/wgmma_consumer.cuh"
@@ -43,11 +47,10 @@ constexpr int kSmemBudget = 224 * 1024;
 constexpr int kSmemAlign = 1024;      // 128-byte swizzle atom
 constexpr int kTransformBarrier = 1;  // named barrier of the transform warpgroup
 
-// Where the transform warpgroup finds an operand's unit.
+// An operand's unit in its staging slot (TMA's box layout, whoever copied it).
 enum class Source : int32_t {
-  kKMajor,   // TMA, K contiguous: 128-byte rows of K, swizzled as the stage layout
-  kMnMajor,  // TMA, rows contiguous: 32 K rows of kRows floats
-  kGlobal,   // no TMA: plain loads from global memory
+  kKMajor,   // K contiguous: 128-byte rows of K, 16-byte chunks swizzled as the stage layout
+  kMnMajor,  // rows contiguous: 32 K rows of kRows floats
 };
 
 template <TcMethod M, int kConsumers>
@@ -82,7 +85,8 @@ struct Operand {
   const float* ptr = nullptr;           // product 0 (strided form)
   const float* const* array = nullptr;  // pointer-array form (device memory)
   int64_t stride_r = 0, stride_k = 0, batch_stride = 0, rows = 0;
-  Source source = Source::kGlobal;
+  Source source = Source::kKMajor;
+  bool tma = false;  // else copied by the transform threads (copy_unit)
 };
 
 struct Problem {
@@ -144,9 +148,7 @@ __device__ __forceinline__ void split_chunk(const float (&x)[kE], uint32_t (&h)[
 // or the plane writes. One test of split.cuh's special rules per 8 values picks the
 // branch-free formulas (the common case: one basic block the compiler can schedule).
 template <TcMethod M, int kRows, int kTransformThreads, Source kSource>
-__device__ __forceinline__ void split_unit_from(const Operand& op, const float* base,
-                                                const char* box, char* hi, char* lo,
-                                                int64_t row0, int64_t k0, int64_t k,
+__device__ __forceinline__ void split_unit_from(const char* box, char* hi, char* lo,
                                                 int unit_in_stage) {
   constexpr int kE = uses_half(M) ? 8 : 4;  // FP32 values per stored 16-byte chunk
   constexpr int kChunks = kUnitK / kE;      // chunks of one row in one unit
@@ -172,18 +174,10 @@ __device__ __forceinline__ void split_unit_from(const Operand& op, const float* 
               *reinterpret_cast<const float4*>(src + (((cc * kE / 4 + q) ^ swizzle) << 4));
           x[g][4 * q] = v.x, x[g][4 * q + 1] = v.y, x[g][4 * q + 2] = v.z, x[g][4 * q + 3] = v.w;
         }
-      } else if constexpr (kSource == Source::kMnMajor) {  // K rows of kRows floats
+      } else {  // K rows of kRows floats
         const float* column = reinterpret_cast<const float*>(box) + row;
 #pragma unroll
         for (int e = 0; e < kE; ++e) x[g][e] = column[(cc * kE + e) * kRows];
-      } else {
-        const int64_t r = row0 + row;
-#pragma unroll
-        for (int e = 0; e < kE; ++e) {
-          const int64_t kk = k0 + cc * kE + e;
-          x[g][e] = (r < op.rows && kk < k) ? __ldg(base + r * op.stride_r + kk * op.stride_k)
-                                            : 0.0f;
-        }
       }
     }
   };
@@ -225,32 +219,66 @@ __device__ __forceinline__ void split_unit_from(const Operand& op, const float* 
 }
 
 template <TcMethod M, int kRows, int kTransformThreads>
-__device__ __forceinline__ void split_unit(const Operand& op, const float* base, const char* box,
-                                           char* hi, char* lo, int64_t row0, int64_t k0,
-                                           int64_t k, int unit_in_stage) {
-  switch (op.source) {
-    case Source::kKMajor:
-      return split_unit_from<M, kRows, kTransformThreads, Source::kKMajor>(
-          op, base, box, hi, lo, row0, k0, k, unit_in_stage);
-    case Source::kMnMajor:
-      return split_unit_from<M, kRows, kTransformThreads, Source::kMnMajor>(
-          op, base, box, hi, lo, row0, k0, k, unit_in_stage);
-    default:
-      return split_unit_from<M, kRows, kTransformThreads, Source::kGlobal>(
-          op, base, box, hi, lo, row0, k0, k, unit_in_stage);
+__device__ __forceinline__ void split_unit(const Operand& op, const char* box, char* hi, char* lo,
+                                           int unit_in_stage) {
+  if (op.source == Source::kKMajor)
+    split_unit_from<M, kRows, kTransformThreads, Source::kKMajor>(box, hi, lo, unit_in_stage);
+  else
+    split_unit_from<M, kRows, kTransformThreads, Source::kMnMajor>(box, hi, lo, unit_in_stage);
+}
+
+// One unit of an operand TMA cannot address (Operand::tma false), copied by the transform
+// threads into the layout TMA would have written, zeros past its rows and past k: element i
+// of the thread's share lies kThreads elements after the one before along the operand's
+// contiguous index, so that a warp reads 128 contiguous bytes and writes 32 distinct banks.
+// Completion is the thread's cp.async groups' (transform: wait, then the named barrier).
+template <int kRows, int kThreads, Source kSource>
+__device__ __forceinline__ void copy_unit_as(const Operand& op, const float* base, uint32_t box,
+                                             int64_t row0, int64_t k0, int64_t k) {
+  constexpr bool kKMajor = kSource == Source::kKMajor;
+  constexpr int kLine = kKMajor ? kUnitK : kRows;  // elements along the contiguous index
+  constexpr int kLinesPerPass = kThreads / kLine;
+  constexpr int kPasses = kRows * kUnitK / kThreads;
+  static_assert(kThreads % kLine == 0 && kPasses * kThreads == kRows * kUnitK, "whole lines");
+  const int t = static_cast<int>(threadIdx.x), pos = t % kLine, line0 = t / kLine;
+  // The unit's extent (a unit may lie past k: units are whole stages).
+  const int rows_left = static_cast<int>(min(op.rows - row0, int64_t{kRows}));
+  const int k_left = static_cast<int>(max(int64_t{0}, min(k - k0, int64_t{kUnitK})));
+  const int64_t step = kLinesPerPass * (kKMajor ? op.stride_r : op.stride_k);
+  const float* from = base + (row0 + (kKMajor ? line0 : pos)) * op.stride_r +
+                      (k0 + (kKMajor ? pos : line0)) * op.stride_k;
+  // Not unrolled whole: the transform threads keep 56 registers beside two consumers.
+#pragma unroll 4
+  for (int line = line0; line < line0 + kPasses * kLinesPerPass; line += kLinesPerPass, from += step) {
+    const int r = kKMajor ? line : pos, kk = kKMajor ? pos : line;
+    const bool inside = r < rows_left && kk < k_left;
+    const int at = kKMajor ? r * kStageRowBytes + ((((kk >> 2) ^ (r & 7)) << 4) | ((kk & 3) << 2))
+                           : (kk * kRows + r) * 4;
+    cp_async_4_zfill(box + at, inside ? from : base, inside ? 4 : 0);
   }
 }
 
-template <TcMethod M, int kConsumers>
+template <int kRows, int kThreads>
+__device__ __forceinline__ void copy_unit(const Operand& op, const float* base, uint32_t box,
+                                          int64_t row0, int64_t k0, int64_t k) {
+  if (op.source == Source::kKMajor)
+    copy_unit_as<kRows, kThreads, Source::kKMajor>(op, base, box, row0, k0, k);
+  else
+    copy_unit_as<kRows, kThreads, Source::kMnMajor>(op, base, box, row0, k0, k);
+}
+
+// kCopies: some operand is copied by the transform threads (copy_unit); a kernel of its
+// own, so that the TMA path's code is as it was without them (with them, its 128 x 128
+// tiles ran 10-16% slower: bench/results/README.md#narrow).
+template <TcMethod M, int kConsumers, bool kCopies>
 __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, const Tile& tile,
                                           int64_t z, int64_t first, int64_t units, char* smem,
                                           uint32_t smem_addr, uint32_t staged, uint32_t full,
                                           uint32_t empty) {
   using T = FusedTraits<M, kConsumers>;
-  const bool tma_a = p.a.source != Source::kGlobal, tma_b = p.b.source != Source::kGlobal;
-  const uint32_t tx = (tma_a ? T::kBoxA : 0) + (tma_b ? T::kBoxB : 0);
-  const float* base_a = tma_a ? nullptr : product_base(p.a, z);
-  const float* base_b = tma_b ? nullptr : product_base(p.b, z);
+  const uint32_t tx = (p.a.tma ? T::kBoxA : 0) + (p.b.tma ? T::kBoxB : 0);
+  const float* base_a = kCopies && !p.a.tma ? product_base(p.a, z) : nullptr;
+  const float* base_b = kCopies && !p.b.tma ? product_base(p.b, z) : nullptr;
   // A broadcast operand (batch stride 0) has a one-product tensor map.
   const int32_t za = p.a.batch_stride ? static_cast<int32_t>(z) : 0;
   const int32_t zb = p.b.batch_stride ? static_cast<int32_t>(z) : 0;
@@ -261,17 +289,34 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
     const int32_t k0 = static_cast<int32_t>((first + u) * kUnitK);
     const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
     mbarrier_arrive_expect_tx(bar, tx);
-    if (tma_a) {
+    if (p.a.tma) {
       if (p.a.source == Source::kKMajor) tma_load_3d(dst, &maps.a, k0, m0, za, bar);
       else tma_load_3d(dst, &maps.a, m0, k0, za, bar);
     }
-    if (tma_b) {
+    if (p.b.tma) {
       if (p.b.source == Source::kKMajor) tma_load_3d(dst + T::kBoxA, &maps.b, k0, n0, zb, bar);
       else tma_load_3d(dst + T::kBoxA, &maps.b, n0, k0, zb, bar);
     }
   };
+  // The operands TMA cannot address: every transform thread's copies of unit u, one
+  // cp.async group a unit (empty past the last), so that a wait counts units.
+  auto copy = [&](int64_t u) {
+    if (u < units) {
+      const uint32_t dst = smem_addr + static_cast<uint32_t>(u % kStagingUnits) * T::kStagingBytes;
+      const int64_t k0 = (first + u) * kUnitK;
+      if (!p.a.tma) copy_unit<T::kTileM, T::kTransformThreads>(p.a, base_a, dst, tile.m0, k0, p.k);
+      if (!p.b.tma)
+        copy_unit<kTileCols, T::kTransformThreads>(p.b, base_b, dst + T::kBoxA, tile.n0, k0, p.k);
+    }
+    cp_async_commit();
+  };
   if (issuer)
     for (int64_t u = 0; u < min(static_cast<int64_t>(kStagingUnits), units); ++u) issue(u);
+  if constexpr (kCopies) {
+    for (int64_t u = 0; u < kStagingUnits; ++u) copy(u);
+    cp_async_wait<kStagingUnits - 1>();
+    named_barrier_sync(kTransformBarrier, T::kTransformThreads);  // unit 0, every thread's share
+  }
   char* const ring = smem + kStagingUnits * T::kStagingBytes;
   for (int64_t u = 0; u < units; ++u) {
     const uint32_t slot = static_cast<uint32_t>(u % kStagingUnits);
@@ -283,19 +328,20 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
       mbarrier_wait(empty + 8 * s, static_cast<uint32_t>(stage / T::kStages - 1) & 1);
     char* const planes = ring + s * T::kStageBytes;
     const char* const box = smem + slot * T::kStagingBytes;
-    const int64_t k0 = (first + u) * kUnitK;
-    split_unit<M, T::kTileM, T::kTransformThreads>(p.a, base_a, box, planes,
-                                                   planes + T::kPlaneA + T::kPlaneB,
-                             tile.m0, k0, p.k, unit_in_stage);
-    split_unit<M, kTileCols, T::kTransformThreads>(p.b, base_b, box + T::kBoxA, planes + T::kPlaneA,
-                             planes + 2 * T::kPlaneA + T::kPlaneB, tile.n0, k0, p.k,
-                             unit_in_stage);
+    split_unit<M, T::kTileM, T::kTransformThreads>(p.a, box, planes,
+                                                   planes + T::kPlaneA + T::kPlaneB, unit_in_stage);
+    split_unit<M, kTileCols, T::kTransformThreads>(p.b, box + T::kBoxA, planes + T::kPlaneA,
+                                                   planes + 2 * T::kPlaneA + T::kPlaneB,
+                                                   unit_in_stage);
     if (unit_in_stage == T::kUnitsPerStage - 1) {
       fence_proxy_async();  // the stores above are read by wgmma (the async proxy)
       mbarrier_arrive(full + 8 * s);
     }
-    named_barrier_sync(kTransformBarrier, T::kTransformThreads);  // staging slot read by all
+    if constexpr (kCopies) cp_async_wait<kStagingUnits - 2>();  // this thread's share of unit u + 1
+    // The staging slot read by all (and unit u + 1's copies seen by all).
+    named_barrier_sync(kTransformBarrier, T::kTransformThreads);
     if (issuer && u + kStagingUnits < units) issue(u + kStagingUnits);
+    if constexpr (kCopies) copy(u + kStagingUnits);
   }
 }
 
@@ -320,7 +366,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 }
 #endif  // ECGEMM_SM90A_DEVICE
 
-template <TcMethod M, int kConsumers>
+template <TcMethod M, int kConsumers, bool kCopies>
 __global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
 fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
@@ -344,15 +390,16 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
     for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
     init_stage_ring(full, empty, T::kStages, T::kTransformThreads, 4 * kConsumers);
     fence_barrier_init();
-    if (p.a.source != Source::kGlobal) prefetch_tensor_map(&maps.a);
-    if (p.b.source != Source::kGlobal) prefetch_tensor_map(&maps.b);
+    if (p.a.tma) prefetch_tensor_map(&maps.a);
+    if (p.b.tma) prefetch_tensor_map(&maps.b);
   }
   __syncthreads();
 
   const int group = threadIdx.x / 128;
   if (group < T::kTransformGroups) {
     release_registers<T::kTransformRegs>();
-    transform<M, kConsumers>(maps, p, tile, z, first, units, smem, smem_addr, staged, full, empty);
+    transform<M, kConsumers, kCopies>(maps, p, tile, z, first, units, smem, smem_addr, staged, full,
+                                      empty);
   } else {
     claim_registers<T::kConsumerRegs>();
     const int consumer = group - T::kTransformGroups;
@@ -386,13 +433,14 @@ Operand side(const OperandView& v, const float* const* array, int64_t batch_stri
   return op;
 }
 
-// Describes `op` to the copy engine when its layout allows (16-byte aligned base,
-// leading dimension and batch stride); otherwise the kernel reads global memory.
-Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_rows,
-                      int64_t batch) {
+// The staging layout of `op`, and whether the copy engine fills it (16-byte aligned base,
+// leading dimension and batch stride: then `map` describes it); else the transform threads
+// copy it (copy_unit).
+bool encode_operand(CUtensorMap* map, Operand& op, int64_t k, int box_rows, int64_t batch) {
   constexpr int64_t kMaxStride = int64_t(1) << 40;
-  if (op.array) return Source::kGlobal;
   const bool k_major = op.stride_k == 1;
+  op.source = k_major ? Source::kKMajor : Source::kMnMajor;
+  if (op.array) return false;
   const int64_t ld = k_major ? op.stride_r : op.stride_k;
   const bool batched = batch > 1 && op.batch_stride != 0;
   const int64_t inner = k_major ? k : op.rows, outer = k_major ? op.rows : k;
@@ -401,7 +449,7 @@ Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_ro
   if (reinterpret_cast<uintptr_t>(op.ptr) % 16 != 0 || ld_bytes % 16 != 0 ||
       batch_bytes % 16 != 0 || batch_bytes <= 0 || ld_bytes >= kMaxStride ||
       batch_bytes >= kMaxStride)
-    return Source::kGlobal;
+    return false;
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
                               static_cast<cuuint64_t>(batched ? batch : 1)};
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld_bytes),
@@ -414,24 +462,27 @@ Source encode_operand(CUtensorMap* map, const Operand& op, int64_t k, int box_ro
       unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
       k_major ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) return Source::kGlobal;
-  return k_major ? Source::kKMajor : Source::kMnMajor;
+  return r == CUDA_SUCCESS;
 }
 
 template <TcMethod M, int kConsumers>
 cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
   using T = FusedTraits<M, kConsumers>;
-  constexpr auto kernel = fused_wgmma_kernel<M, kConsumers>;
-  cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, T::kSmemBytes);
-  if (err != cudaSuccess) return err;
   Problem p;
   p.a = side(view_a(args), args.batch.a_array, args.batch.stride_a);
   p.b = side(view_b(args), args.batch.b_array, args.batch.stride_b);
   if (plan.swapped) std::swap(p.a, p.b);
   Maps maps{};
-  p.a.source = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
-  p.b.source = encode_operand(&maps.b, p.b, args.k, kTileCols, args.batch.count);
+  p.a.tma = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
+  p.b.tma = encode_operand(&maps.b, p.b, args.k, kTileCols, args.batch.count);
+  constexpr auto kTmaKernel = fused_wgmma_kernel<M, kConsumers, false>;
+  constexpr auto kCopyKernel = fused_wgmma_kernel<M, kConsumers, true>;
+  const bool copies = !p.a.tma || !p.b.tma;
+  const auto kernel = copies ? kCopyKernel : kTmaKernel;
+  cudaError_t err = copies ? opt_in_shared_memory<kCopyKernel>(dev.ordinal, T::kSmemBytes)
+                           : opt_in_shared_memory<kTmaKernel>(dev.ordinal, T::kSmemBytes);
+  if (err != cudaSuccess) return err;
   p.k = args.k;
   p.tiles_m = (p.a.rows + T::kTileM - 1) / T::kTileM;
   p.tiles_n = (p.b.rows + kTileCols - 1) / kTileCols;

@@ -418,6 +418,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_mode_by_name(const char* name, ecgemmMode_t
   return invalid(0);
 }
 
+static_assert(ecgemm::detail::kCostFeatures == ECGEMM_INTERNAL_COST_FEATURES,
+              "internal.h names the cost model's feature count");
+
 ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* device,
                                                   ecgemmMode_t mode, const char* family,
                                                   int transa, int transb, int64_t m, int64_t n,

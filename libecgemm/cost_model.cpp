@@ -52,7 +52,9 @@ CostFeatures cost_features(const GridShape& grid, const GemmArgs& args) {
   const double bytes = batch * 4.0 * (m * k + k * n + c_passes * m * n) + grid.extra_bytes;
   const int64_t walk = grid.walk_k > 0 ? grid.walk_k : grid.k_per_cta;
   const double chain = waves * static_cast<double>(walk) / 1024;
-  return {{1.0, static_cast<double>(grid.kernels), waves, serial, bytes / 1e6, chain}};
+  const double occupancy = static_cast<double>(grid.ctas) / (waves * static_cast<double>(grid.resident));
+  return {{1.0, static_cast<double>(grid.kernels - 1), waves, serial, bytes / 1e6, chain,
+           grid.cluster ? waves : 0.0, serial * occupancy}};
 }
 
 double estimate_us(CostRow row, const CostFeatures& f) {

@@ -1,15 +1,23 @@
 // The planner's cost model (docs/architecture.md: the planner). A plan's GPU time is
 // estimated from its grid and its DRAM traffic:
 //
-//   t = c0 + c1 * launches + c2 * waves + c3 * serial + c4 * megabytes + c5 * chain   (us)
+//   t = c0 + c1 * more_launches + c2 * waves + c3 * serial + c4 * megabytes + c5 * chain
+//         + c6 * cluster + c7 * packed   (us)
 //
-// waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
+// more_launches: kernels after the first (a split pass, a reduction), so that c0 prices one
+// launch and c1 the others apart (fused_mma's splits through partials took 13-18% more than
+// one coefficient for both allowed: bench/results/README.md#cluster); waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
 // multiply-adds one CTA slot runs in turn (tile waste included: a 64-wide tile on an
 // 8-wide C costs its full 64); chain = waves * walk_k / 1024, the k steps one slot
 // walks in turn (k_per_cta, or less where the CTA's groups split it: what a
 // latency-bound kernel waits on, whatever its tile); megabytes: one read of A and B, one
-// write (and, with beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics).
-// The coefficients c0..c4 of each (family, products) pair are fitted to GPU times of every
+// write (and, with beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics);
+// cluster = waves where the k splits add their sums in a thread-block cluster (its two
+// cluster barriers and the remote reads: what a split of a short k costs beyond the products);
+// packed = serial * ctas / (waves * resident), the serial work weighted by how full the slots
+// are: CTAs that share an SM run each slower, a sub-wave grid's lone ones do not (fused_mma's
+// rows without it priced its large products 25-35% low: bench/results/README.md#cluster).
+// The coefficients c0..c7 of each (family, products) pair are fitted to GPU times of every
 // family pinned on a random sample (tools/fit_cost_model.py; cost_coefficients.inc says
 // which run), so the model is one formula whose constants carry their measurement.
 #pragma once
@@ -47,9 +55,9 @@ enum class CostRow : int {
 };
 const char* cost_row_name(CostRow row);
 
-constexpr int kCostFeatures = 6;
+constexpr int kCostFeatures = 8;
 struct CostFeatures {
-  double x[kCostFeatures];  // 1, launches, waves, serial, megabytes, chain
+  double x[kCostFeatures];  // 1, more_launches, waves, serial, megabytes, chain, cluster, packed
 };
 
 CostFeatures cost_features(const GridShape& grid, const GemmArgs& args);

@@ -60,7 +60,7 @@ typedef struct {
   int cc_major, cc_minor, sm_count, max_smem_per_block;
 } ecgemmInternalDevice_t;
 
-#define ECGEMM_INTERNAL_COST_FEATURES 6
+#define ECGEMM_INTERNAL_COST_FEATURES 8
 
 /*
  * The planner on a described GPU (no GPU or driver needed): the plan of a call of this

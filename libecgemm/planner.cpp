@@ -244,6 +244,9 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     keep_cheaper(c, p, simt_alternative(*s, args.k));
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
     keep_cheaper(c, p, fused_mma_alternative(p.method, *f, args, c.dev, c.cap));
+  // Then that tile with k not split, where the reduction costs more than the split saves.
+  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
+    keep_cheaper(c, p, fused_mma_unsplit(*f, args));
   // Short lines along k: the lines kernel, or a warp a line where that is cheaper (a few short
   // lines: gemv.cu, plan_gemv), unless a pin names one.
   if (const auto* g = std::get_if<GemvPlan>(&p.detail);
@@ -301,7 +304,15 @@ Plan cheapest(const Context& c) {
 // The plan a pin names (pin_fits: the call can take it).
 Plan pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
-  return plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form);
+  Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form);
+  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && pin.unsplit) {
+    if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args)) {
+      p.detail = *whole;
+      p.bytes = whole->bytes;
+      price(c, p);
+    }
+  }
+  return p;
 }
 
 struct Launcher {
@@ -429,12 +440,14 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   const std::string_view head = text.substr(0, slash);
   pin->auto_products.reset();
   pin->fp32 = false;
+  pin->unsplit = false;
   pin->gemv_form = GemvForm::kAny;
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
     if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
     else if (products == "halfhalf") pin->auto_products = TcMethod::kHalfHalf;
     else if (products == "fp32") pin->fp32 = true;
+    else if (products == "unsplit") pin->unsplit = true;
     else return false;
   }
   const size_t colon = head.find(':');
@@ -447,11 +460,12 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
     // gemv's forms: "gemv:wide", "gemv:lines"; only fused_mma has tiles ("fused_mma:32",
     // "fused_mma:64") and products to choose.
-    if (f == Family::kGemv && !pin->auto_products && !pin->fp32 && (tile == "wide" || tile == "lines")) {
+    const bool form = pin->auto_products || pin->fp32 || pin->unsplit;
+    if (f == Family::kGemv && !form && (tile == "wide" || tile == "lines")) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
       return true;
     }
-    if (f != Family::kFusedMma) return plain && !pin->auto_products && !pin->fp32;
+    if (f != Family::kFusedMma) return plain && !form;
     if (plain) return true;
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;
     return pin->tile != 0;

@@ -34,14 +34,16 @@ const char* family_name(Family family);
 // "<family_name>" or "<family_name>:<tile>" in ECGEMM_FAMILY (fused_mma:32, fused_mma:64),
 // with "/tf32tf32" or "/halfhalf" after it for AUTO's products on fused_mma (its two forms;
 // other modes ignore it), or "/fp32" for fused_mma's FP32 form (every stage in FP32, the
-// corrected modes, the 32-wide tile: FusedMmaPlan::fp32); "gemv:wide" pins gemv's fixed groups,
-// "gemv:lines" its lines kernel where it applies (GemvPlan::line_lanes).
+// corrected modes, the 32-wide tile: FusedMmaPlan::fp32), or "/unsplit" for fused_mma with k
+// not split (fused_mma_unsplit; the planner prices it beside the split plan); "gemv:wide" pins
+// gemv's fixed groups, "gemv:lines" its lines kernel where it applies (GemvPlan::line_lanes).
 enum class GemvForm { kAny, kWide, kLines };
 struct FamilyPin {
   Family family = Family::kSimt;
   int tile = 0;
   std::optional<TcMethod> auto_products;
   bool fp32 = false;
+  bool unsplit = false;
   GemvForm gemv_form = GemvForm::kAny;  // kWide: the fixed groups, no split inside the CTA (plan_gemv's `wide`)
 };
 

@@ -93,6 +93,41 @@ def test_nan_inf_alpha_beta(handle, mode, m, n, k):
     check_nan_inf_alpha_beta(handle, mode, m, n, k)
 
 
+# Ragged tiles whose k splits the planner reduces in a thread-block cluster on sm_90, each
+# count from 2 to 8 (on 132 SMs; m x n x k, column-major): the CTAs of a cluster share the
+# outputs C has, not the whole tile (a 64-wide tile over n = 3 left some CTAs none).
+CLUSTER_SHAPES = {32: [(215, 163, 123), (440, 31, 184), (130, 57, 221), (341, 52, 283), (107, 197, 332),
+                       (479, 24, 408), (3, 650, 472)],
+                  64: [(679, 245, 113), (496, 655, 394), (658, 349, 382), (96, 325, 264), (282, 123, 344),
+                       (240, 565, 817), (155, 655, 981)]}
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("index", range(7))
+def test_cluster_reduced_splits(handle, tile, mode, index):
+    m, n, k = CLUSTER_SHAPES[tile][index]
+    a, b = make_problem("N", "N", m, n, k, seed=index)
+    if torch.cuda.get_device_capability()[0] >= 9:
+        assert " cluster " in ecgemm.explain(a.view(), b.view(), mode=mode)
+    check_product(handle, mode, "N", "N", m, n, k, 0, 0, seed=index)  # every output written once
+    c0 = torch.rand((m, n), device="cuda") - 0.5
+    c = ColMajor(c0, m)
+    assert sgemm(handle, mode, "N", "N", m, n, k, -1.5, a, b, 0.75, c) == STATUS["SUCCESS"]
+    ref = -1.5 * (a.view().double() @ b.view().double()) + 0.75 * c0.double()
+    assert rel(c.view(), ref) < 1e-6  # alpha and beta applied once, by the CTA that stores
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("index", [0, 3, 6])
+def test_unsplit_pin_runs_k_whole(handle, monkeypatch, tile, mode, index):
+    # ECGEMM_FAMILY=fused_mma:<tile>/unsplit: the plan the planner prices beside a split one.
+    m, n, k = CLUSTER_SHAPES[tile][index]
+    monkeypatch.setenv("ECGEMM_FAMILY", f"fused_mma:{tile}/unsplit")
+    a, b = make_problem("N", "N", m, n, k, seed=index)
+    assert f"tile={tile}x{tile} splits=1 " in ecgemm.explain(a.view(), b.view(), mode=mode)
+    check_product(handle, mode, "N", "N", m, n, k, 0, 0, seed=index)
+
+
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 def test_positive_data_long_k(handle, mode):
     # urand(0, 1): no cancellation to hide a biased (truncating) accumulation.

@@ -39,7 +39,7 @@ def plan_on():
     h200 = Device(9, 0, SMS, 232448)
 
     def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0):
-        features = (ctypes.c_double * 6)()
+        features = (ctypes.c_double * 8)()  # internal.h: ECGEMM_INTERNAL_COST_FEATURES
         text = ctypes.create_string_buffer(256)
         lda, ldb = (k if ta else m), (n if tb else k)
         status = f(ctypes.byref(h200), MODES[mode], family.encode() if family else None, ta, tb, m, n, k,
@@ -141,6 +141,31 @@ def test_a_pin_names_fused_mma_s_fp32_form(plan_on):
         assert plan_on("tf32tf32", 300, 200, 8, family=bad)[0] == STATUS["INVALID_VALUE"], bad
 
 
+@pytest.mark.parametrize("mode", CORRECTED)
+def test_fused_mma_splits_k_only_where_the_cost_model_prices_the_split_lower(plan_on, mode):
+    """"/unsplit" pins fused_mma's plan with k not split (fused_mma.hpp: fused_mma_unsplit); the planner
+    prices it beside the split plan of the same tile and takes the cheaper, so a split is a cost-model
+    choice, not a rule. Where k is too long for one chain (kMaxChainK) the pin keeps the split."""
+    split = 0
+    for m, n, k, _, ta, tb in random_shapes(300, seed=31 + len(mode)):
+        for tile in (64, 32):
+            status, text, x = plan_on(mode, m, n, k, family=f"fused_mma:{tile}", ta=ta, tb=tb)
+            if status != STATUS["SUCCESS"] or fields(text)["family"] != "fused_mma" or fields(text)["splits"] == "1":
+                continue
+            split += 1
+            whole = plan_on(mode, m, n, k, family=f"fused_mma:{tile}/unsplit", ta=ta, tb=tb)[1]
+            if -(-k // 32) * 32 > MAX_CHAIN_K:
+                assert fields(whole)["splits"] == fields(text)["splits"], (m, n, k, text, whole)
+                continue
+            assert fields(whole)["splits"] == "1" and " cluster " not in whole + " ", whole
+            assert fields(whole)["tile"] == fields(text)["tile"], (text, whole)
+            # The cluster feature is set exactly where the splits reduce in a cluster.
+            assert (x[6] > 0) == (" cluster " in text + " "), (text, x)
+    assert split >= 10, split
+    for bad in ("simt/unsplit", "gemv:wide/unsplit", "fused_mma:48/unsplit"):
+        assert plan_on(mode, 300, 200, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
 def test_small_k_plans_take_the_fp32_form_where_it_is_priced_lowest(plan_on):
     """The cost model chooses among the FP32 routes at small k: fused_mma's FP32 form where a
     few thousand outputs make the launch's latency the cost, never where C's bytes are (a
@@ -209,8 +234,9 @@ def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
         status, text, _ = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
         assert status == STATUS["SUCCESS"], text
         taken = float(fields(text)["est"].rstrip("us"))
-        for family in FAMILIES:
-            status, other, x = plan_on(mode, m, n, k, family=family, batch=batch, ta=ta, tb=tb)
+        for pin in FAMILIES + ("fused_mma/unsplit",):
+            family = pin.split("/")[0]
+            status, other, x = plan_on(mode, m, n, k, family=pin, batch=batch, ta=ta, tb=tb)
             if status != STATUS["SUCCESS"] or fields(other)["family"] != family:
                 continue
             tensor_cores = family not in ("simt", "gemv")

@@ -26,7 +26,7 @@ from tools._common import ROOT
 
 import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 
-FEATURES = ("1", "launches", "waves", "serial", "megabytes", "chain")
+FEATURES = ("1", "more launches", "waves", "serial", "megabytes", "chain", "cluster", "packed")
 ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf", "fused_mma32/tf32tf32",
         "fused_mma32/halfhalf", "fused_mma32/fp32", "gemv/along_len_cta", "gemv/lines")  # CostRow's order
@@ -145,7 +145,7 @@ def samples(results, planner):
                         break
                 mismatched += not same
                 out.append({"id": row["id"], "section": section, "mode": mode, "family": family,
-                            "row": cost_row(text), "x": x, "us": entry["gpu_ms"] * 1e3, "same_plan": same,
+                            "plan": text.split(" est=")[0], "row": cost_row(text), "x": x, "us": entry["gpu_ms"] * 1e3, "same_plan": same,
                             "cublas_us": row["methods"]["cublas"].get("gpu_ms", math.nan) * 1e3,
                             "default_us": row["methods"].get(mode, {}).get("gpu_ms", math.nan) * 1e3})
     return out, mismatched
@@ -167,7 +167,7 @@ def fit(points):
 def planner_picks(results, planner, points):
     """What this build's planner (the coefficients it was built with) picks for every (case, mode), and the
     time measured for that family pinned: {(id, mode): (plan text, us or None where that plan was not timed)}."""
-    timed = {(p["id"], p["mode"], p["family"]): p["us"] for p in points}
+    timed = {(p["id"], p["mode"], p["plan"]): p["us"] for p in points}
     picks = {}
     for section in ("gemm", "batched"):
         for row in results[section]:
@@ -180,11 +180,8 @@ def planner_picks(results, planner, points):
                 # AUTO's planes without its scaling are tf32tf32's planes (timed in that mode).
                 source = "tf32tf32" if mode == "auto" and fields["family"] == "planes" and \
                     fields["method"] == "tf32tf32" else mode
-                # A family pinned with its tile ("fused_mma:32", planner.hpp: FamilyPin), or without.
-                pins = [f"{fields['family']}:{fields['tile'].split('x')[0]}"] if "tile" in fields else []
-                us = next((timed[k] for k in [(row["id"], source, f) for f in pins + [fields["family"]]]
-                           if k in timed), None)
-                picks[(row["id"], mode)] = (text, us)
+                # The pinned measurement of the same plan (a family, its tile, its form).
+                picks[(row["id"], mode)] = (text, timed.get((row["id"], source, text.split(" est=")[0])))
     return picks
 
 
@@ -259,7 +256,8 @@ def write_inc(coefs, quality, source, only=None):
             kept[line.split("//", 1)[1].split(",")[0].strip()] = line
     lines = ["// Fitted by tools/fit_cost_model.py (every family pinned on bench.random's sample; the fit's report is",
              "// beside the run each line names).",
-             "// {c0 us, us per launch, us per wave, us per 2^20 serial MACs, us per MB, us per 1024 chained k}"]
+             "// {c0 us, us per launch after the first, us per wave, us per 2^20 serial MACs, us per MB, us per 1024 chained k,",
+             "//  us per wave of clustered splits, us per 2^20 packed serial MACs}"]
     for r in ROWS:
         if only is not None and r not in only:
             if r not in kept:

@@ -112,10 +112,17 @@ class Measurer:
         try:
             route = self._route(a, b, mode)
             # "fused_mma:32": a family's tile; "fused_mma/halfhalf": AUTO's products there;
-            # "fused_mma/fp32": its FP32 form, which the route names as its method.
+            # "fused_mma/fp32": its FP32 form, which the route names as its method; "fused_mma:64/unsplit":
+            # k not split, timed only where the plain pin's plan splits it (else the same plan).
             if f"family={family.split('/')[0].split(':')[0]} " not in route + " " or (
                     family.endswith("/fp32") and " method=fp32 " not in route):
                 return {"skipped": route}
+            if family.endswith("/unsplit"):
+                os.environ[FAMILY_PIN] = family.rsplit("/", 1)[0]
+                split = " splits=1 " not in self._route(a, b, mode)
+                os.environ[FAMILY_PIN] = family
+                if not split:
+                    return {"skipped": route}
             call = lambda: self.ecgemm.matmul(a, b, out=out, mode=mode)  # noqa: E731
             return {**self._method(call, out, ref, ref_norm, e2e=False), "route": route}
         finally:

@@ -50,6 +50,13 @@ bool fused_mma_usable(const DeviceInfo& dev);
 FusedMmaPlan plan_fused_mma(const GemmArgs& args, const DeviceInfo& dev,
                             size_t max_bytes = SIZE_MAX, int tile = 0);
 
+// `plan` with k not split, where every k fits one CTA's chain (kMaxChainK): the plan the
+// planner prices beside a split one (each split's CTAs wait on a reduction: two cluster
+// barriers, or partials and a second launch), and ECGEMM_FAMILY=fused_mma:<tile>/unsplit pins.
+// At short k in sub-wave grids the unsplit plan ran up to 1.8x faster
+// (bench/results/README.md#cluster).
+std::optional<FusedMmaPlan> fused_mma_unsplit(const FusedMmaPlan& plan, const GemmArgs& args);
+
 // The 32-wide plan the planner may price beside a 64-wide `plan` (each tile has its cost
 // row; the cheaper runs), for the corrected methods where it can win: a side of C at most
 // 32 wide (the 64-wide tile computes twice what it stores), or a latency-bound plan (its

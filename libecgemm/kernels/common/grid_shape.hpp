@@ -14,6 +14,7 @@ struct GridShape {
   int64_t k_per_cta = 0;     // k one CTA accumulates
   int64_t walk_k = 0;        // k one of its groups walks in turn, where they split it (0: k_per_cta)
   int kernels = 1;           // launches in stream order (split pass, mainloop, reduction)
+  bool cluster = false;      // its k splits add their sums in a thread-block cluster
   double extra_bytes = 0;    // DRAM traffic beyond one read of A and B and one write of C
 };
 

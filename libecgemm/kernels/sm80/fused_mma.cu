@@ -653,7 +653,10 @@ __device__ __forceinline__ void reduce_in_cluster(const Accumulators<Me>& acc, c
   const int cols_left = static_cast<int>(min(args.n - tile.n0, int64_t(kT)));
   const Epilogue epi = Epilogue::of(args.scalars, true);
   float* const c = batch_c(args, z) + tile.n0 * args.ldc + tile.m0;
-  const int first = kT * kT * rank / splits, last = kT * kT * (rank + 1) / splits;
+  // The shares split the columns C has, not the tile's: on a ragged tile (n = 10 of a
+  // 64-wide one) shares of the whole tile left some CTAs every output and others none
+  // (bench/results/README.md#cluster).
+  const int first = kT * cols_left * rank / splits, last = kT * cols_left * (rank + 1) / splits;
   epi.visit([&](const auto& e) {
     for (int idx = first + static_cast<int>(threadIdx.x); idx < last; idx += kThreads) {
       const int col = idx / kT, row = idx % kT;
@@ -923,6 +926,18 @@ std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMm
   return small;
 }
 
+std::optional<FusedMmaPlan> fused_mma_unsplit(const FusedMmaPlan& plan, const GemmArgs& g) {
+  if (plan.splits == 1) return std::nullopt;
+  FusedMmaPlan p = plan;
+  p.splits = 1;
+  p.k_chunk = round_up(g.k, kBK);
+  p.cluster_reduce = false;
+  p.bytes = 0;
+  p.fits = p.k_chunk <= kMaxChainK;
+  if (!p.fits) return std::nullopt;
+  return p;
+}
+
 FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max_bytes,
                             int tile) {
   FusedMmaPlan p;
@@ -975,6 +990,7 @@ GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const D
   g.k_per_cta = plan.k_chunk;
   const bool reduce = plan.splits > 1 && !plan.cluster_reduce;
   g.kernels = reduce ? 2 : 1;
+  g.cluster = plan.cluster_reduce;
   g.extra_bytes = reduce ? partials_traffic(plan.splits, args.m, args.n) : 0.0;
   return g;
 }

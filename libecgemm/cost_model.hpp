@@ -6,14 +6,16 @@
 //
 // more_launches: kernels after the first (a split pass, a reduction), so that c0 prices one
 // launch and c1 the others apart (fused_mma's splits through partials took 13-18% more than
-// one coefficient for both allowed: bench/results/README.md#cluster); waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
+// one coefficient for both allowed: bench/results/README.md#cluster);
+// waves = ceil(ctas / resident); serial = waves * k_per_cta * tile_outputs / 2^20, the
 // multiply-adds one CTA slot runs in turn (tile waste included: a 64-wide tile on an
 // 8-wide C costs its full 64); chain = waves * walk_k / 1024, the k steps one slot
 // walks in turn (k_per_cta, or less where the CTA's groups split it: what a
 // latency-bound kernel waits on, whatever its tile); megabytes: one read of A and B, one
-// write (and, with beta != 0, one read) of C, plus the family's own traffic (planes, partials, statistics);
-// cluster = waves where the k splits add their sums in a thread-block cluster (its two
-// cluster barriers and the remote reads: what a split of a short k costs beyond the products);
+// write (and, with beta != 0, one read) of C, plus the family's own traffic (planes,
+// partials, statistics); cluster = waves where the k splits add their sums in a thread-block
+// cluster (its two cluster barriers and the remote reads: what a split of a short k costs
+// beyond the products);
 // packed = serial * ctas / (waves * resident), the serial work weighted by how full the slots
 // are: CTAs that share an SM run each slower, a sub-wave grid's lone ones do not (fused_mma's
 // rows without it priced its large products 25-35% low: bench/results/README.md#cluster).

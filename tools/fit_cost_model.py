@@ -145,7 +145,8 @@ def samples(results, planner):
                         break
                 mismatched += not same
                 out.append({"id": row["id"], "section": section, "mode": mode, "family": family,
-                            "plan": text.split(" est=")[0], "row": cost_row(text), "x": x, "us": entry["gpu_ms"] * 1e3, "same_plan": same,
+                            "plan": text.split(" est=")[0], "row": cost_row(text), "x": x,
+                            "us": entry["gpu_ms"] * 1e3, "same_plan": same,
                             "cublas_us": row["methods"]["cublas"].get("gpu_ms", math.nan) * 1e3,
                             "default_us": row["methods"].get(mode, {}).get("gpu_ms", math.nan) * 1e3})
     return out, mismatched

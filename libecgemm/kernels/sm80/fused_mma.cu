@@ -690,7 +690,10 @@ template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, StageForm kForm>
 __global__ void __launch_bounds__(kThreads, TileShape<kT>::kCtasPerSm)
 fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chunk,
                  float* partials, bool cluster_reduce) {
-  allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
+  // Launched dependent on the stream's previous kernel (common/launch.cuh): its launch and
+  // CTAs' setup hide behind that kernel's tail; nothing global is touched before the wait.
+  wait_for_prior_grids();
+  allow_dependents();  // a split-K reduction, or the next call, may queue up
   constexpr bool kGuard = kForm == StageForm::kFp32Blocks || kForm == StageForm::kScaled;
   constexpr bool kScaled = kForm == StageForm::kScaled;
   static_assert(!kScaled || M == TcMethod::kHalfHalf, "the scaled form runs halfhalf's products");
@@ -834,8 +837,8 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    return launch({grid, kThreads, L::kSmemBytes, stream, false, cluster}, kernel, part, tiles_m,
-                  tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
+    return launch({grid, kThreads, L::kSmemBytes, stream, dev.cc_major >= 9, cluster}, kernel,
+                  part, tiles_m, tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
   });
 }
 

@@ -153,15 +153,21 @@ void price(const Context& c, Plan& p) {
   p.estimate_us = estimate_us(cost_row(p), cost_features(grid, c.args));
 }
 
+// `p` with its family's plan replaced by `detail`, priced.
+template <class Detail>
+Plan replanned(const Context& c, Plan p, const Detail& detail) {
+  p.detail = detail;
+  p.bytes = detail.bytes;
+  price(c, p);
+  return p;
+}
+
 // `p` replaced by its family's other plan where the cost model prices that one lower
-// within the cap (simt_alternative, fused_mma_alternative).
+// within the cap (simt_alternative, fused_mma_alternative, fused_mma_unsplit).
 template <class Detail>
 void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other) {
   if (!other) return;
-  Plan q = p;
-  q.detail = *other;
-  q.bytes = other->bytes;
-  price(c, q);
+  const Plan q = replanned(c, p, *other);
   if (q.bytes <= c.cap && q.estimate_us < p.estimate_us) p = q;
 }
 
@@ -305,13 +311,9 @@ Plan cheapest(const Context& c) {
 Plan pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
   Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form);
-  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && pin.unsplit) {
-    if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args)) {
-      p.detail = *whole;
-      p.bytes = whole->bytes;
-      price(c, p);
-    }
-  }
+  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && pin.unsplit)
+    if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args))
+      return replanned(c, p, *whole);
   return p;
 }
 

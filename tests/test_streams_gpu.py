@@ -253,6 +253,62 @@ def test_matmul_on_two_cupy_streams_matches_the_calls_made_alone():
         assert (c1.view(cp.int32) == alone[0]).all() and (c2.view(cp.int32) == alone[1]).all()
 
 
+# --- a call that reads the call before it ---------------------------------------------------
+
+# The first call, X = A·B with k = 4096 on fused_mma's 32 tile unsplit, is one kernel of a few
+# CTAs that signals its dependents at entry (common/launch.cuh) and then runs for microseconds;
+# the second call, on the family under test, has X as an operand. Its first kernel, launched as
+# a programmatic dependent, is scheduled while X is still being computed: it reads X poisoned or
+# half written unless it waits before touching memory. (family, X's side in the second
+# product, X's m and n, the second product's other side)
+PRODUCER, PRODUCER_K = "fused_mma:32/unsplit", 4096
+CHAINS = [
+    ("planes", "a", 64, 64, 512),
+    ("fused_wgmma", "a", 64, 64, 256),
+    ("fused_mma", "a", 64, 64, 80),
+    ("fused_mma", "b", 64, 64, 700),
+    ("simt", "a", 64, 64, 64),
+    ("simt", "b", 33, 17, 9),
+    ("gemv", "b", 512, 1, 2000),  # a matrix times the vector X
+    ("gemv", "a", 1, 300, 900),   # the row X times a matrix
+]
+
+
+@pytest.mark.parametrize("family,side,m,n,other", CHAINS, ids=lambda v: str(v))
+def test_a_call_reads_the_output_of_the_call_before_it(monkeypatch, family, side, m, n, other):
+    mode = "tf32tf32"
+    g = torch.Generator(device="cuda").manual_seed(m + n + other)
+    a = torch.rand(m, PRODUCER_K, device="cuda", generator=g) * 2 - 1
+    b = torch.rand(PRODUCER_K, n, device="cuda", generator=g) * 2 - 1
+    w = torch.rand(*((n, other) if side == "a" else (other, m)), device="cuda", generator=g) * 2 - 1
+    x = torch.empty(m, n, device="cuda")
+    y = torch.empty(*((m, other) if side == "a" else (other, n)), device="cuda")
+    second = (x, w) if side == "a" else (w, x)
+
+    def both(apart=False):
+        monkeypatch.setenv("ECGEMM_FAMILY", PRODUCER)  # read per call: each call has its own pin
+        ecgemm.matmul(a, b, out=x, mode=mode)
+        if apart:
+            torch.cuda.synchronize()
+        monkeypatch.setenv("ECGEMM_FAMILY", family)
+        ecgemm.matmul(*second, out=y, mode=mode)
+
+    monkeypatch.setenv("ECGEMM_FAMILY", PRODUCER)
+    assert "splits=1 " in ecgemm.explain(a, b, mode=mode), ecgemm.explain(a, b, mode=mode)
+    monkeypatch.setenv("ECGEMM_FAMILY", family)
+    assert f"family={family}" in ecgemm.explain(*second, mode=mode), ecgemm.explain(*second, mode=mode)
+    both(apart=True)
+    torch.cuda.synchronize()
+    alone = bits(y).clone()
+    for _ in range(5):
+        x.fill_(NAN)
+        y.fill_(NAN)
+        torch.cuda._sleep(1_000_000)  # the two calls queue up behind it
+        both()
+        torch.cuda.synchronize()
+        assert torch.equal(bits(y), alone)
+
+
 # --- CUDA graphs ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "auto"])

@@ -1,17 +1,19 @@
 // How every kernel is launched: one helper for the launch itself (grid, block, shared
 // memory, stream and the attributes a family asks for), the kernel attributes that are
 // set once per device, and programmatic dependent launch between the kernels of one call
-// and, for fused_mma's kernel, on whatever kernel the stream ran before it.
+// and, for a call's first kernel, on whatever kernel the stream ran before it.
 //
 // Programmatic dependent launch (sm_90+): a kernel launched `dependent` may be scheduled
 // while the stream's previous kernel is still running (once every CTA of that kernel
 // called allow_dependents() or exited), so its launch and prologue hide behind that
 // kernel's tail instead of following it: a small call's route is two or three short
-// kernels, and each boundary cost ~1 us of idle GPU. fused_mma's kernel, the latency-bound
-// products' route, is a dependent of the stream's previous kernel even when that is
-// another call's or another library's: 1.05-1.22x on its held-out shapes back to back,
-// 1.16x on 60 of them behind a torch kernel that signals nothing early
-// (bench/results/README.md#cluster).
+// kernels, and each boundary cost ~1 us of idle GPU. The first kernel of every family
+// (first_kernel(): fused_mma, fused_wgmma, simt, gemv and the split pass) is a dependent
+// of the stream's previous kernel even when that is another call's or another library's.
+// Held-out shapes back to back: fused_mma 1.05-1.22x, gemv 1.31x, simt 1.20x; behind a torch
+// kernel that signals nothing early, fused_mma 1.16x, gemv 1.26x, simt 1.16x (x cuBLAS, each
+// in its own process)
+// (bench/results/README.md#cluster, #pdl).
 //
 // The contract, which keeps every hazard of the stream order covered: a kernel that can
 // be launched `dependent` calls wait_for_prior_grids() before it reads or writes any
@@ -57,7 +59,32 @@ struct Launch {
   cudaStream_t stream = nullptr;
   bool dependent = false;  // a programmatic dependent of the stream's previous kernel (ours, cc >= 9.0)
   unsigned cluster_z = 0;  // thread-block clusters of this many CTAs along z (sm_90); 0: none
+  // A call's first kernel that waits for prior grids at entry: dependent wherever the device
+  // runs programmatic launches, whatever kernel the stream ran before it.
+  bool first_waits = false;
 };
+
+// `l` as a call's first kernel that waits at entry (Launch::first_waits).
+inline Launch first_kernel(Launch l) {
+  l.first_waits = true;
+  return l;
+}
+
+// Whether the current device runs programmatic dependent launches (sm_90+), asked once a device.
+inline bool programmatic_launches() {
+  static std::atomic<uint64_t> known{0}, supported{0};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return false;
+  const uint64_t bit = uint64_t(1) << device;
+  if (known.load(std::memory_order_relaxed) & bit)
+    return (supported.load(std::memory_order_relaxed) & bit) != 0;
+  int major = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+    return false;
+  if (major >= 9) supported.fetch_or(bit, std::memory_order_relaxed);
+  known.fetch_or(bit, std::memory_order_relaxed);
+  return major >= 9;
+}
 
 // kernel<<<...>>>(args...) with `l`'s attributes. A failed launch's error is returned and
 // cleared, so that no later call finds it.
@@ -65,7 +92,7 @@ template <typename... Params, typename... Args>
 cudaError_t launch(const Launch& l, void (*kernel)(Params...), Args&&... args) {
   cudaLaunchAttribute attributes[2] = {};
   unsigned count = 0;
-  if (l.dependent && !serial_launches()) {
+  if ((l.dependent || (l.first_waits && programmatic_launches())) && !serial_launches()) {
     attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attributes[count++].val.programmaticStreamSerializationAllowed = 1;
   }

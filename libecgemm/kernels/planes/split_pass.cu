@@ -185,8 +185,9 @@ template <TcMethod M, bool kScaled>
 __global__ void __launch_bounds__(kThreads)
 split_planes_kernel(Operand a, Operand b, int64_t a_tiles) {
   __shared__ float t[kTile][kTile + 1];
-  // The first kernel of its call (launched in stream order): the wgmma mainloop may set
-  // up while the planes are written; it waits for them (common/launch.cuh).
+  // The first kernel of its call, launched dependent (common/launch.cuh): it waits for the
+  // stream's previous kernel; then the mainloop may set up while the planes are written.
+  wait_for_prior_grids();
   allow_dependents();
   for_block_tile(a, b, a_tiles, [&](const Operand& op, int64_t r0, int64_t k0) {
     float4 q[kQuads];
@@ -249,7 +250,7 @@ cudaError_t launch_split_pass(TcMethod method, const GemmArgs& args, const Plane
   const bool scaled = args.scale.row_exp || args.scale.col_exp;
   return visit_method(method, [&](auto m) {
     constexpr TcMethod M = decltype(m)::value;
-    const Launch l{blocks, kThreads, 0, stream};
+    const Launch l = first_kernel({blocks, kThreads, 0, stream});
     return scaled ? launch(l, split_planes_kernel<M, true>, a, b, a_tiles)
                   : launch(l, split_planes_kernel<M, false>, a, b, a_tiles);
   });

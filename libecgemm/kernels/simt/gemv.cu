@@ -163,6 +163,7 @@ __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, co
 template <int R, bool kVec, bool kShared>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_warps) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
   constexpr bool kStage = R > 1;
@@ -263,6 +264,7 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
 template <int R, bool kVec, bool kGroups>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_lanes) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
   __shared__ float sums[R * 4 * kThreads];  // [group][r][line]: groups * lines = 4 * kThreads
@@ -358,6 +360,7 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
 constexpr int kShortLanes = kShortMaxK / kFp32Group;
 template <int R, int kLanes>  // kLanes: 1 below kFp32GroupMinK, else kShortLanes
 __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, GemmArgs args) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();
   select_product(p, args);
   const int g = threadIdx.x % kLanes;
@@ -396,6 +399,7 @@ __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, G
 // blocks an SM, ran 1.11x slower on batches: bench/results/README.md#batched-lines.)
 template <int R, int kLanes, bool kVec, int kBlocks>
 __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProblem p, GemmArgs args, int64_t lines) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();
   constexpr int kWidth = kVec ? 4 : 1;                       // k a load
   constexpr int kLoads = kVec ? 2 : R <= 2 ? 8 : 4;          // loads in flight a lane
@@ -487,7 +491,7 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
     return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
       const int lanes = g.k < kFp32GroupMinK ? 1 : kShortLanes;
       const unsigned blocks = static_cast<unsigned>((p.len * lanes + kThreads - 1) / kThreads);
-      return launch(Launch{dim3(blocks, 1, products), kThreads, 0, stream},
+      return launch(first_kernel({dim3(blocks, 1, products), kThreads, 0, stream}),
                     lanes == 1 ? gemv_short_k_kernel<R, 1> : gemv_short_k_kernel<R, kShortLanes>, p, part);
     });
   const bool aligned = mat_aligned(p, g);
@@ -495,7 +499,7 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
     const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0);
     return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
       const int64_t lines = p.len * products, per_block = kThreads / plan.line_lanes;
-      const Launch l{static_cast<unsigned>((lines + per_block - 1) / per_block), kThreads, 0, stream};
+      const Launch l = first_kernel({static_cast<unsigned>((lines + per_block - 1) / per_block), kThreads, 0, stream});
       return visit_line_lanes(plan.line_lanes, [&](auto lanes) {
         constexpr int kLanes = decltype(lanes)::value;
         constexpr int kStream = R == 1 ? kLinesStreamBlocksPerSm : kLinesBlocksPerSm;
@@ -511,7 +515,7 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
   const int64_t lines = block_lines(plan);
   const unsigned blocks = static_cast<unsigned>((p.len + lines - 1) / lines);
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
-    const Launch l{dim3(blocks, splits, products), kThreads, 0, stream};
+    const Launch l = first_kernel({dim3(blocks, splits, products), kThreads, 0, stream});
     if (plan.layout == GemvLayout::kAlongK) {
       // 16-byte loads: every line 16-byte aligned (one line: the operand)
       const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0), shared = plan.line_warps > 1;

@@ -104,6 +104,8 @@ struct SplitK {
 template <int BM, int BN, int BK, bool kAlongKA, bool kAlongKB>
 __global__ void __launch_bounds__(kThreads, Shape<BM, BN, BK>::kBlocksPerSm)
 simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
+  allow_dependents();
   using S = Shape<BM, BN, BK>;
   constexpr int kTM = S::kTM, kTN = S::kTN;
   __shared__ __align__(16) float as[2][BK][BM + kPad];
@@ -278,6 +280,8 @@ struct Quad {
 template <bool kAlongKA, bool kAlongKB>
 __global__ void __launch_bounds__(kThreads, kStreamBlocksPerSm)
 simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
+  allow_dependents();
   __shared__ __align__(16) float as[kStreamMaxK][kStreamM + kPad];
   __shared__ __align__(16) float bs[kStreamMaxK][kStreamN + kPad];
 
@@ -352,7 +356,7 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
                                        : simt_stream_kernel<false, false>;
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products);
-    return launch({grid, kThreads, 0, stream}, kernel, a, b, part);
+    return launch(first_kernel({grid, kThreads, 0, stream}), kernel, a, b, part);
   });
 }
 
@@ -368,6 +372,8 @@ constexpr int kStripRows = 4;
 
 __global__ void __launch_bounds__(kThreads)
 simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, int64_t strips_m) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
+  allow_dependents();
   const int64_t slots = strips_m * args.n;  // strips a product
   const int64_t id = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   const int64_t z = id / slots;
@@ -401,7 +407,7 @@ cudaError_t launch_strips(const OperandView& a, const OperandView& b, const Gemm
   const int64_t threads = g.batch.count * strips_m(g.m) * g.n;
   const int64_t blocks = (threads + kThreads - 1) / kThreads;
   if (blocks > INT32_MAX || g.k > kStreamMaxK) return cudaErrorInvalidConfiguration;
-  return launch({static_cast<unsigned>(blocks), kThreads, 0, stream}, simt_strip_kernel, a, b, g,
+  return launch(first_kernel({static_cast<unsigned>(blocks), kThreads, 0, stream}), simt_strip_kernel, a, b, g,
                 strips_m(g.m));
 }
 
@@ -416,6 +422,8 @@ constexpr int kDotChain = 32;
 template <int MM, int NN>
 __global__ void __launch_bounds__(kThreads)
 simt_dot_kernel(OperandView a, OperandView b, GemmArgs args) {
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
+  allow_dependents();
   const int lane = threadIdx.x % 32;
   const int64_t z = static_cast<int64_t>(blockIdx.x) * (kThreads / 32) + threadIdx.x / 32;
   if (z >= args.batch.count) return;  // whole warps: no barriers below
@@ -476,7 +484,7 @@ cudaError_t launch_dot_bounded(const OperandView& a, const OperandView& b, const
                                cudaStream_t stream) {
   const int64_t blocks = (g.batch.count + kThreads / 32 - 1) / (kThreads / 32);
   if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
-  return launch({static_cast<unsigned>(blocks), kThreads, 0, stream}, simt_dot_kernel<MM, NN>, a,
+  return launch(first_kernel({static_cast<unsigned>(blocks), kThreads, 0, stream}), simt_dot_kernel<MM, NN>, a,
                 b, g);
 }
 
@@ -546,7 +554,7 @@ cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmAr
                                        : simt_kernel<BM, BN, BK, false, false>;
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products, static_cast<unsigned>(plan.splits));
-    return launch({grid, kThreads, 0, stream}, kernel, a, b, part, split);
+    return launch(first_kernel({grid, kThreads, 0, stream}), kernel, a, b, part, split);
   });
 }
 
@@ -667,7 +675,7 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
   return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,
-                              false);
+                              programmatic_launches());
 }
 
 }  // namespace ecgemm::detail

@@ -837,7 +837,7 @@ cudaError_t launch_layout(const GemmArgs& g, const FusedMmaPlan& plan, float* pa
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    return launch({grid, kThreads, L::kSmemBytes, stream, dev.cc_major >= 9, cluster}, kernel,
+    return launch(first_kernel({grid, kThreads, L::kSmemBytes, stream, false, cluster}), kernel,
                   part, tiles_m, tiles_n, plan.k_chunk, partials, plan.cluster_reduce);
   });
 }

@@ -370,7 +370,8 @@ template <TcMethod M, int kConsumers, bool kCopies>
 __global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
 fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
-  allow_dependents();  // the first kernel of its call: a split-K reduction may queue up
+  wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
+  allow_dependents();      // a split-K reduction, or the next call, may queue up
   using T = FusedTraits<M, kConsumers>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
@@ -501,7 +502,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
     p.batch_offset = part.batch.first;
     const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    return launch({grid, T::kThreads, T::kSmemBytes, stream}, kernel, maps, p);
+    return launch(first_kernel({grid, T::kThreads, T::kSmemBytes, stream}), kernel, maps, p);
   });
   if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;

@@ -248,11 +248,20 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
   // is pinned). Each plan has its calibrated row.
   if (const auto* s = std::get_if<SimtPlan>(&p.detail))
     keep_cheaper(c, p, simt_alternative(*s, args.k));
-  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
-    keep_cheaper(c, p, fused_mma_alternative(p.method, *f, args, c.dev, c.cap));
-  // Then that tile with k not split, where the reduction costs more than the split saves.
-  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0)
-    keep_cheaper(c, p, fused_mma_unsplit(*f, args));
+  // Each tile also with k not split, where the reduction costs more than the split saves:
+  // the four plans are priced alike, so that a split plan of one tile does not hide the
+  // other tile's unsplit one (64 x 64 cluster plans had run at 0.63-0.78x SGEMM where the
+  // 32 tile unsplit ran 1.3-1.6x faster: bench/results/README.md#pdl, calls 5-6).
+  if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && tile == 0) {
+    const FusedMmaPlan first = *f;
+    const std::optional<FusedMmaPlan> other =
+        fused_mma_alternative(p.method, first, args, c.dev, c.cap);
+    keep_cheaper(c, p, fused_mma_unsplit(first, args));
+    if (other) {
+      keep_cheaper(c, p, other);
+      keep_cheaper(c, p, fused_mma_unsplit(*other, args));
+    }
+  }
   // Short lines along k: the lines kernel, or a warp a line where that is cheaper (a few short
   // lines: gemv.cu, plan_gemv), unless a pin names one.
   if (const auto* g = std::get_if<GemvPlan>(&p.detail);

@@ -229,13 +229,21 @@ def test_families_split_long_k_where_their_grid_leaves_sms_idle(plan_on, mode, f
 @pytest.mark.parametrize("mode", CORRECTED)
 def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
     """No family's plan priced lower is passed over, when it keeps the accuracy rules (FP32 routes at
-    small k; no chain over 4096 on a grid that leaves SMs idle): the planner is the cost model's choice."""
+    small k; no chain over 4096 on a grid that leaves SMs idle): the planner is the cost model's choice.
+    fused_mma's four plans (either tile, split or not) count alike, the 32-wide tile's where it is
+    offered (fused_mma.hpp: a side of C at most 32, or the 64-wide tile's CTAs in one wave)."""
+    pins = FAMILIES + ("fused_mma/unsplit", "fused_mma:32", "fused_mma:32/unsplit")
     for m, n, k, batch, ta, tb in random_shapes(200, seed=7 + len(mode)):
         status, text, _ = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
         assert status == STATUS["SUCCESS"], text
         taken = float(fields(text)["est"].rstrip("us"))
-        for pin in FAMILIES + ("fused_mma/unsplit",):
-            family = pin.split("/")[0]
+        wide = plan_on(mode, m, n, k, family="fused_mma:64", batch=batch, ta=ta, tb=tb)[1]
+        one_wave = fields(wide).get("tile") == "64x64" and \
+            batch * _tiles(wide, m, n) * int(fields(wide)["splits"]) <= SMS
+        for pin in pins:
+            if pin.startswith("fused_mma:32") and not (min(m, n) <= 32 or one_wave):
+                continue
+            family = pin.split("/")[0].split(":")[0]
             status, other, x = plan_on(mode, m, n, k, family=pin, batch=batch, ta=ta, tb=tb)
             if status != STATUS["SUCCESS"] or fields(other)["family"] != family:
                 continue

@@ -58,11 +58,13 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& args, const DeviceInfo& dev,
 std::optional<FusedMmaPlan> fused_mma_unsplit(const FusedMmaPlan& plan, const GemmArgs& args);
 
 // The 32-wide plan the planner may price beside a 64-wide `plan` (each tile has its cost
-// row; the cheaper runs), for the corrected methods where it can win: a side of C at most
-// 32 wide (the 64-wide tile computes twice what it stores), or a latency-bound plan (its
-// CTAs fit one wave) that the 32-wide tile runs with no longer k a CTA. Elsewhere it lost
-// on the calibration sample, 1.3-1.9x the 64-wide tile's time, where the cost model's fit
-// does not separate the two (bench/results/latency-2026-11-25, call 2).
+// row; the cheapest of both tiles, split or not, runs), for the corrected methods where it
+// can win: a side of C at most 32 wide (the 64-wide tile computes twice what it stores), or
+// a latency-bound plan (the 64-wide tile's CTAs fit one wave). Elsewhere it lost on the
+// calibration sample, 1.3-1.9x the 64-wide tile's time, where the cost model's fit does not
+// separate the two (bench/results/latency-2026-11-25, call 2). Offered in one-wave grids
+// even where it runs a longer k a CTA: the routes that moved ran 1.25x faster (tf32tf32;
+// bench/results/README.md#pdl, call 6).
 std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMmaPlan& plan,
                                                   const GemmArgs& args, const DeviceInfo& dev,
                                                   size_t max_bytes);

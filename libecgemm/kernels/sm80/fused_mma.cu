@@ -924,7 +924,7 @@ std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMm
   if (!small.fits) return std::nullopt;
   const GridShape wide = fused_mma_grid(g, plan, dev);
   const bool narrow = std::min(g.m, g.n) <= 32;
-  const bool latency_bound = wide.ctas <= wide.resident && small.k_chunk <= plan.k_chunk;
+  const bool latency_bound = wide.ctas <= wide.resident;
   if (!narrow && !latency_bound) return std::nullopt;
   return small;
 }

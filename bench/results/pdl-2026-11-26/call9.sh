@@ -13,9 +13,9 @@ $BUILD -C build-dir=/tmp/bnew . > $W/build.txt 2>&1
 echo "build exit $? $(date +%T)"; wait; echo "baseline build done $(date +%T)"
 cd /tmp
 for round in 1 2; do
-  timeout 100 python3 $D/../gemv-2026-11-25/ab.py $D/squares_shapes.txt $W/new$round.json - > $W/new$round.txt 2>&1
+  timeout 130 python3 $D/../gemv-2026-11-25/ab.py $D/squares_shapes.txt $W/new$round.json - > $W/new$round.txt 2>&1
   echo "new $round exit $?"; cut -c1-80 $W/new$round.txt
-  PYTHONPATH=/tmp/base-site timeout 100 python3 $D/../gemv-2026-11-25/ab.py $D/squares_shapes.txt $W/base$round.json - \
+  PYTHONPATH=/tmp/base-site timeout 130 python3 $D/../gemv-2026-11-25/ab.py $D/squares_shapes.txt $W/base$round.json - \
     > $W/base$round.txt 2>&1
   echo "base $round exit $?"; cut -c1-80 $W/base$round.txt
 done

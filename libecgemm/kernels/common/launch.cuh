@@ -11,9 +11,8 @@
 // (first_kernel(): fused_mma, fused_wgmma, simt, gemv and the split pass) is a dependent
 // of the stream's previous kernel even when that is another call's or another library's.
 // Held-out shapes back to back: fused_mma 1.05-1.22x, gemv 1.31x, simt 1.20x; behind a torch
-// kernel that signals nothing early, fused_mma 1.16x, gemv 1.26x, simt 1.16x (x cuBLAS, each
-// in its own process)
-// (bench/results/README.md#cluster, #pdl).
+// kernel that signals nothing early, fused_mma 1.16x, gemv 1.26x, simt 1.16x (x cuBLAS in each
+// tree's process; bench/results/README.md#cluster, #pdl).
 //
 // The contract, which keeps every hazard of the stream order covered: a kernel that can
 // be launched `dependent` calls wait_for_prior_grids() before it reads or writes any

@@ -21,7 +21,8 @@
 // rows without it priced its large products 25-35% low: bench/results/README.md#cluster).
 // The coefficients c0..c7 of each (family, products) pair are fitted to GPU times of every
 // family pinned on a random sample (tools/fit_cost_model.py; cost_coefficients.inc says
-// which run), so the model is one formula whose constants carry their measurement.
+// which run, and which later run rescaled a family's rows: bench/results/README.md#calibrated),
+// so the model is one formula whose constants carry their measurement.
 #pragma once
 
 #include "kernels/common/grid_shape.hpp"

@@ -11,7 +11,14 @@ every (case, mode) the way the planner would, scored against the best family mea
 
 --write replaces libecgemm/cost_coefficients.inc (each line naming its run); --rows R1,R2 replaces only those
 rows (a row whose refit chose worse on a held-out sample keeps its earlier run). Rebuild the library to use it.
-Needs SciPy (scipy.optimize.nnls).
+
+--rescale keeps each row's shape and multiplies every row of a kernel family by one factor, the geometric mean of
+measured over estimated time over that family's points on this run: after a change that speeds a family up across
+the board (its launches becoming programmatic dependents), one number a family moves its price against the others
+without refitting the slopes, and its rows move together, so its choices between its own forms (each calibrated
+head to head) stay as they were.
+--holdout SEED fits on half the run's cases and scores the model's choices on the other half for the kept rows, a
+refit and a rescale, so that the choice between them is made out of sample. Needs SciPy (scipy.optimize.nnls).
 """
 import argparse
 import ctypes
@@ -165,6 +172,62 @@ def fit(points):
     return coef, float(np.median(err)), float(np.percentile(err, 90))
 
 
+def family_of(row):
+    """The kernel family a cost row prices: "fused_mma32/fp32" -> "fused_mma"."""
+    return row.split("/")[0].replace("fused_mma32", "fused_mma")
+
+
+def rescale(points, kept):
+    """Each kept row times its family's geometric mean of measured over estimated time on `points`: (coefs,
+    quality), quality with the family's factor last."""
+    logs = defaultdict(list)
+    for q in points:
+        if q["row"] in kept:
+            est = sum(a * b for a, b in zip(kept[q["row"]], q["x"]))
+            logs[family_of(q["row"])].append((q["row"], math.log(q["us"] / max(est, 1e-9))))
+    coefs, quality = {}, {}
+    for family, values in logs.items():
+        factor = math.exp(sum(v for _, v in values) / len(values))
+        for r in {r for r, _ in values}:
+            err = sorted(abs(v - math.log(factor)) for row, v in values if row == r)
+            coefs[r] = [factor * a for a in kept[r]]
+            quality[r] = (len(err), err[len(err) // 2], err[int(0.9 * (len(err) - 1))], factor, len(values))
+    return coefs, quality
+
+
+def refit(points):
+    """Every row with enough points fitted afresh: (coefs, quality)."""
+    coefs, quality = {}, {}
+    for r in ROWS:
+        pts = [q for q in points if q["row"] == r]
+        if len(pts) >= len(FEATURES):
+            c, med, p90 = fit(pts)
+            coefs[r], quality[r] = list(c), (len(pts), med, p90)
+    return coefs, quality
+
+
+def holdout(points, kept, seed):
+    """Fit on a random half of the cases, score each way's choices on the other half (report lines)."""
+    import random
+    ids = sorted({p["id"] for p in points})
+    train = set(random.Random(seed).sample(ids, len(ids) // 2))
+    fitted = [p for p in points if p["id"] in train]
+    scored = [p for p in points if p["id"] not in train]
+    ways = {"kept rows": kept, "refit": refit(fitted)[0], "rescaled": rescale(fitted, kept)[0]}
+    lines = [f"Held out (seed {seed}): fitted on {len(train)} cases, scored on the other {len(ids) - len(train)}.", "",
+             "| way | mode | picks the best | model's pick / best (geomean) | × SGEMM: model's pick |",
+             "|---|---|---:|---:|---:|"]
+    for name, coefs in ways.items():
+        usable = [p for p in scored if p["row"] in coefs]
+        choices = choose(usable, coefs)
+        for mode in sorted({c["mode"] for c in choices}):
+            cs = [c for c in choices if c["mode"] == mode]
+            lines.append(f"| {name} | {mode} | {sum(c['pick'] == c['best'] for c in cs) / len(cs):.0%} | "
+                         f"{geomean([c['pick_us'] / c['best_us'] for c in cs]):.4f} | "
+                         f"{geomean([c['cublas_us'] / c['pick_us'] for c in cs]):.3f} |")
+    return lines
+
+
 def planner_picks(results, planner, points):
     """What this build's planner (the coefficients it was built with) picks for every (case, mode), and the
     time measured for that family pinned: {(id, mode): (plan text, us or None where that plan was not timed)}."""
@@ -220,8 +283,9 @@ def report(results, points, mismatched, coefs, quality, choices, picks):
               "|---|---:|" + "---:|" * len(FEATURES) + "---:|---:|"]
     for r in ROWS:
         if r in coefs:
-            n, med, p90 = quality[r]
-            lines.append(f"| {r} | {n} | " + " | ".join(f"{c:.4g}" for c in coefs[r]) +
+            n, med, p90 = quality[r][:3]
+            factor = f" (× {quality[r][3]:.3f})" if len(quality[r]) > 3 else ""
+            lines.append(f"| {r}{factor} | {n} | " + " | ".join(f"{c:.4g}" for c in coefs[r]) +
                          f" | {math.exp(med) - 1:.0%} | {math.exp(p90) - 1:.0%} |")
     lines += ["", "Errors are |model/measured − 1| (median, 90th percentile).", "",
               "| mode | cases | picks the best | model's pick / best (geomean, worst) | × SGEMM: model's pick | "
@@ -248,15 +312,25 @@ def report(results, points, mismatched, coefs, quality, choices, picks):
     return "\n".join(lines) + "\n"
 
 
+def inc_lines():
+    """cost_coefficients.inc's coefficient lines by row name."""
+    return {line.split("//", 1)[1].split(",")[0].strip(): line
+            for line in INC.read_text().splitlines() if line.startswith("{{")}
+
+
+def inc_coefs():
+    """The coefficients cost_coefficients.inc holds now, by row name."""
+    return {r: [float(v) for v in line.split("{{", 1)[1].split("}}", 1)[0].split(",")]
+            for r, line in inc_lines().items()}
+
+
 def write_inc(coefs, quality, source, only=None):
     """Rewrite cost_coefficients.inc: every row from this run, or only the rows in `only`, the others kept as
-    they are (each line names the run that set it)."""
-    kept = {}
-    for line in INC.read_text().splitlines():
-        if line.startswith("{{"):
-            kept[line.split("//", 1)[1].split(",")[0].strip()] = line
+    they are (each line names the run that set it; a rescaled row keeps its fit's run and adds its factor's)."""
+    kept = inc_lines()
     lines = ["// Fitted by tools/fit_cost_model.py (every family pinned on bench.random's sample; the fit's report is",
-             "// beside the run each line names).",
+             "// beside the run each line names; \"× f on N <family> points of RUN\": the family's rows since scaled by f,",
+             "// --rescale).",
              "// {c0 us, us per launch after the first, us per wave, us per 2^20 serial MACs, us per MB, us per 1024 chained k,",
              "//  us per wave of clustered splits, us per 2^20 packed serial MACs}"]
     for r in ROWS:
@@ -268,7 +342,13 @@ def write_inc(coefs, quality, source, only=None):
         c = coefs.get(r)
         if c is None:
             raise SystemExit(f"fit_cost_model: no measurements for row {r}; nothing written")
-        lines.append("{{" + ", ".join(f"{v:.6g}" for v in c) + f"}}}},  // {r}, {quality[r][0]} points, {source}")
+        if len(quality[r]) > 3:  # rescaled: the fit's own note, then the factor over the earlier one
+            note = kept[r].split("//", 1)[1].split("; ×")[0].strip()
+            earlier = kept[r].split("; ×", 1)[1].split()[0] if "; ×" in kept[r] else "1"
+            note += f"; × {float(earlier) * quality[r][3]:.4g} on {quality[r][4]} {family_of(r)} points of {source}"
+        else:
+            note = f"{r}, {quality[r][0]} points, {source}"
+        lines.append("{{" + ", ".join(f"{v:.6g}" for v in c) + f"}}}},  // {note}")
     INC.write_text("\n".join(lines) + "\n")
 
 
@@ -284,6 +364,10 @@ def main(argv=None):
     p.add_argument("--write", action="store_true", help=f"replace {INC.relative_to(ROOT)}")
     p.add_argument("--rows", default=None, metavar="R1,R2",
                    help="with --write: replace only these rows (e.g. simt,simt/slim), keep the others")
+    p.add_argument("--rescale", action="store_true",
+                   help="keep each row's shape, scale it by measured over estimated time on this run")
+    p.add_argument("--holdout", type=int, default=None, metavar="SEED",
+                   help="also score kept rows, a refit and a rescale fitted on half the cases on the other half")
     p.add_argument("--report", type=pathlib.Path, default=None, help="also write the report here (Markdown)")
     args = p.parse_args(argv)
     results = load(args.results)
@@ -291,14 +375,11 @@ def main(argv=None):
         raise SystemExit("fit_cost_model: this run pinned no families (bench.random --families)")
     planner = Planner(results.get("env", {}))
     points, mismatched = samples(results, planner)
-    coefs, quality = {}, {}
-    for r in ROWS:
-        pts = [q for q in points if q["row"] == r]
-        if len(pts) >= len(FEATURES):
-            c, med, p90 = fit(pts)
-            coefs[r], quality[r] = list(c), (len(pts), med, p90)
+    coefs, quality = rescale(points, inc_coefs()) if args.rescale else refit(points)
     md = report(results, points, mismatched, coefs, quality, choose(points, coefs),
                 planner_picks(results, planner, points))
+    if args.holdout is not None:
+        md += "\n" + "\n".join(holdout(points, inc_coefs(), args.holdout)) + "\n"
     print(md)
     if args.report:
         args.report.write_text(md)

@@ -1,0 +1,85 @@
+"""tools/fit_cost_model.py without a GPU or the library: --rescale moves each kernel family's rows by one factor
+(measured over estimated), the coefficient file keeps each row's fit and compounds its factor, and --holdout scores
+the kept rows, a refit and a rescale on cases none of them was fitted to."""
+import math
+import random
+
+import pytest
+
+from tools import fit_cost_model as F
+
+ONE = [1.0, 0, 0, 0, 0, 0, 0, 0]
+
+
+def _point(case, row, x, us, mode="tf32tf32"):
+    return {"id": case, "mode": mode, "family": row.split("/")[0], "row": row, "x": x, "us": us,
+            "cublas_us": 10.0, "default_us": us}
+
+
+def _features(rng):
+    return [1.0, 0, rng.uniform(1, 4), rng.uniform(0, 2), rng.uniform(0, 30), 0, 0, 0]
+
+
+def test_a_family_moves_by_one_factor_and_keeps_each_rows_shape():
+    rng = random.Random(3)
+    kept = {"simt": [1.0, 0, 2.0, 10.0, 0.5, 0, 0, 0], "simt/slim": [2.0, 0, 1.0, 14.0, 0.3, 0, 0, 0],
+            "gemv/along_k": [0.5, 0, 2.0, 200.0, 0.2, 0, 0, 0]}
+    truth = {"simt": 0.8, "simt/slim": 0.9, "gemv/along_k": 0.6}  # measured / estimated, per row
+    points = []
+    for i in range(60):
+        for row, c in kept.items():
+            x = _features(rng)
+            noise = math.exp(rng.gauss(0, 0.05))
+            points.append(_point(f"r{i}", row, x, truth[row] * noise * sum(a * b for a, b in zip(c, x))))
+    coefs, quality = F.rescale(points, kept)
+    simt = quality["simt"][3]
+    assert quality["simt/slim"][3] == simt, "the rows of one family share its factor"
+    assert simt == pytest.approx(math.sqrt(0.8 * 0.9), rel=0.03)  # the geometric mean over both rows' points
+    assert quality["gemv/along_k"][3] == pytest.approx(0.6, rel=0.03)
+    assert quality["simt"][4] == 120 and quality["simt"][0] == 60  # the family's points, the row's own
+    for row, c in kept.items():
+        factor = quality[row][3]
+        assert coefs[row] == pytest.approx([factor * v for v in c])
+
+
+def test_a_rescaled_line_keeps_its_fit_and_compounds_its_factor(tmp_path, monkeypatch):
+    inc = tmp_path / "cost_coefficients.inc"
+    inc.write_text(F.INC.read_text())
+    monkeypatch.setattr(F, "INC", inc)
+    kept = F.inc_coefs()
+    assert set(kept) == set(F.ROWS)
+    line = F.inc_lines()["simt"]
+    simt_note = line.split("//", 1)[1].split("; ×")[0].strip()
+    earlier = float(line.split("; ×", 1)[1].split()[0]) if "; ×" in line else 1.0
+    for step, halvings in ((1, 0.5), (2, 0.25)):
+        expected = earlier * halvings
+        now = F.inc_coefs()
+        coefs, quality = F.rescale([_point("r0", "simt", ONE, 0.5 * now["simt"][0])], now)
+        F.write_inc(coefs, quality, f"run{step}", only={"simt"})
+        line = F.inc_lines()["simt"]
+        assert line.split("//", 1)[1].startswith(" " + simt_note + "; ×")
+        assert f"× {expected:.4g} on 1 simt points of run{step}" in line
+        assert F.inc_coefs()["simt"][0] == pytest.approx(halvings * kept["simt"][0], rel=1e-5)
+    assert F.inc_coefs()["gemv/along_k"] == kept["gemv/along_k"], "rows not named are kept as they are"
+
+
+def test_holdout_scores_each_way_on_cases_it_was_not_fitted_to():
+    # The kept rows price gemv at twice its time, so they pick simt where gemv is faster; the
+    # measurements say so, and a rescale fitted on the other half of the cases picks gemv.
+    rng = random.Random(5)
+    kept = {"simt": [1.0, 0, 1.0, 1.0, 0.1, 0, 0, 0], "gemv/along_k": [1.0, 0, 1.0, 1.0, 0.1, 0, 0, 0]}
+    points = []
+    for i in range(80):
+        x = _features(rng)
+        est = sum(a * b for a, b in zip(kept["simt"], x))
+        points.append(_point(f"r{i}", "simt", x, est))
+        points.append(_point(f"r{i}", "gemv/along_k", [v * 1.3 for v in x], 0.8 * est))
+    lines = F.holdout(points, kept, seed=1)
+    regret = {}
+    for line in lines:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 5 and cells[1] == "tf32tf32":
+            regret[cells[0]] = float(cells[3])
+    assert regret["kept rows"] == pytest.approx(1 / 0.8, rel=1e-3)
+    assert regret["rescaled"] == pytest.approx(1.0)
+    assert "fitted on 40 cases, scored on the other 40" in lines[0]

@@ -331,6 +331,45 @@ def test_a_case_records_every_method_and_the_report_judges_it(cpu_measurer):
     assert g1["methods"]["tf32tf32"]["family"] == "gemv"
 
 
+def test_a_round_not_issued_within_its_sleep_is_timed_again_and_left_out(cpu_measurer):
+    # The host clock stands in for the GPU's (FakeEvent) and the GPU sleep is a no-op, so a round's
+    # elapsed time is its issue window: the one call descheduled for 5 ms is a paced round.
+    import time
+    _, _, m = cpu_measurer
+    count = {"calls": 0}
+
+    def call():
+        count["calls"] += 1
+        if count["calls"] == 2:
+            time.sleep(0.005)
+
+    timed = m._gpu_time(call, calls=1, rounds=5, issue_ms=0.01)
+    assert timed["host_paced_rounds"] == 1
+    assert len(timed["gpu_samples_ms"]) == 5 and max(timed["gpu_samples_ms"]) < 2.0
+    assert timed["gpu_ms"] < 2.0 and count["calls"] == 6
+
+    def always_slow():
+        time.sleep(0.0005)
+
+    timed = m._gpu_time(always_slow, calls=1, rounds=3, issue_ms=0.0)
+    # after the first slow round the sleep covers the issue (twice the longest seen): later rounds are clean
+    assert timed["host_paced_rounds"] <= 1 and len(timed["gpu_samples_ms"]) == 3
+
+
+def test_the_estimate_is_the_fastest_of_three_calls(cpu_measurer):
+    import time
+    _, _, m = cpu_measurer
+    count = {"calls": 0}
+
+    def call():
+        count["calls"] += 1
+        if count["calls"] == 1:
+            time.sleep(0.005)
+
+    gpu_ms, issue_ms = m._one_call(call)
+    assert count["calls"] == 3 and gpu_ms < 2.0 and issue_ms < 2.0
+
+
 def test_a_method_that_raises_is_an_error_entry_and_the_others_go_on(cpu_measurer):
     torch, fake, m = cpu_measurer
 

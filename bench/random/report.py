@@ -313,8 +313,8 @@ def markdown(results):
             lines += worst_table(results, section, mode) + [""]
     paced = sum(results["summary"][s][m]["host_paced"] for s in SECTIONS for m in results["modes"])
     if paced:
-        lines += [f"{paced} timings had a round issued slower than its GPU sleep (host_paced_rounds in the JSON): "
-                  "their GPU time may include the caller's gaps.", ""]
+        lines += [f"{paced} timings had a round not issued within its GPU sleep (host_paced_rounds in the JSON): such "
+                  "rounds are timed again and left out of the median, unless no round was clean.", ""]
     lines += ["## Flags", ""] + (flag_lines(results) or ["- none"]) + [""]
     if results.get("notes"):
         lines += ["## Notes", ""] + [f"- {n}" for n in results["notes"]] + [""]

@@ -167,11 +167,11 @@ def prefill_ms(calls, host_ms_per_call):
 
 
 def method_ms(case, method):
-    """Estimated wall ms of one method on one case, as measure.py runs it: the checked call, the estimate call,
-    the timed rounds (each behind a GPU sleep), the end-to-end repetitions, and the residual's reductions."""
+    """Estimated wall ms of one method on one case, as measure.py runs it: the checked call, the three estimate
+    calls, the timed rounds (each behind a GPU sleep), the end-to-end repetitions, and the residual's reductions."""
     t = call_ms(case, method)
     calls, rounds, e2e = timing_plan(t)
-    checked = 2 * (t + SYNC_MS) + 3 * case_output_bytes(case) / (HBM_GBPS * 1e6)
+    checked = 4 * (t + SYNC_MS) + 3 * case_output_bytes(case) / (HBM_GBPS * 1e6)
     timed = rounds * (calls * t + prefill_ms(calls, HOST_MS_PER_CALL) + SYNC_MS)
     return checked + timed + e2e * (t + HOST_MS_PER_CALL + SYNC_MS)
 

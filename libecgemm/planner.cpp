@@ -63,7 +63,9 @@ bool pinned_family(FamilyPin* pin) {
 // 0.95 at 17..32; the FP32 routes (simt's stream tile, gemv) gave 1.00 up to k = 8 and
 // ran 0.88-1.1x SGEMM's speed there, faster than every Tensor Core family. At 17..32 the
 // products still ran up to 1.24x SGEMM's residual (H100, held-out sample), fused_mma's FP32
-// form 0.80x (max 1.05) at 0.92x their speed (bench/results/README.md#fp32-form).
+// form 0.80x (max 1.05) at 0.92x their speed (bench/results/README.md#fp32-form). At 33..48
+// the FP32 form (two stages) took their worst held-out residual from 1.18 to 1.01x SGEMM's but
+// ran 0.80-0.91x their speed, most of those shapes then below 0.95x SGEMM (#calibrated, call 6).
 constexpr int64_t kFp32RouteMaxK = 32;
 
 // What the call and handle allow, computed once per plan.

@@ -4,6 +4,7 @@ import itertools
 import json
 import math
 import statistics
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -234,7 +235,6 @@ class FakeEvent:
         self.t = None
 
     def record(self):
-        import time
         self.t = time.perf_counter()
 
     def synchronize(self):
@@ -331,22 +331,27 @@ def test_a_case_records_every_method_and_the_report_judges_it(cpu_measurer):
     assert g1["methods"]["tf32tf32"]["family"] == "gemv"
 
 
+class SlowOnce:
+    """A call that the host is descheduled in once, for 5 ms, on its `nth` invocation."""
+
+    def __init__(self, nth):
+        self.nth, self.calls = nth, 0
+
+    def __call__(self):
+        self.calls += 1
+        if self.calls == self.nth:
+            time.sleep(0.005)
+
+
 def test_a_round_not_issued_within_its_sleep_is_timed_again_and_left_out(cpu_measurer):
     # The host clock stands in for the GPU's (FakeEvent) and the GPU sleep is a no-op, so a round's
     # elapsed time is its issue window: the one call descheduled for 5 ms is a paced round.
-    import time
     _, _, m = cpu_measurer
-    count = {"calls": 0}
-
-    def call():
-        count["calls"] += 1
-        if count["calls"] == 2:
-            time.sleep(0.005)
-
+    call = SlowOnce(2)
     timed = m._gpu_time(call, calls=1, rounds=5, issue_ms=0.01)
     assert timed["host_paced_rounds"] == 1
     assert len(timed["gpu_samples_ms"]) == 5 and max(timed["gpu_samples_ms"]) < 2.0
-    assert timed["gpu_ms"] < 2.0 and count["calls"] == 6
+    assert timed["gpu_ms"] < 2.0 and call.calls == 6
 
     def always_slow():
         time.sleep(0.0005)
@@ -357,17 +362,10 @@ def test_a_round_not_issued_within_its_sleep_is_timed_again_and_left_out(cpu_mea
 
 
 def test_the_estimate_is_the_fastest_of_three_calls(cpu_measurer):
-    import time
     _, _, m = cpu_measurer
-    count = {"calls": 0}
-
-    def call():
-        count["calls"] += 1
-        if count["calls"] == 1:
-            time.sleep(0.005)
-
+    call = SlowOnce(1)
     gpu_ms, issue_ms = m._one_call(call)
-    assert count["calls"] == 3 and gpu_ms < 2.0 and issue_ms < 2.0
+    assert call.calls == 3 and gpu_ms < 2.0 and issue_ms < 2.0
 
 
 def test_a_method_that_raises_is_an_error_entry_and_the_others_go_on(cpu_measurer):

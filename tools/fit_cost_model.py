@@ -26,6 +26,7 @@ import gzip
 import json
 import math
 import pathlib
+import random
 import sys
 from collections import defaultdict
 
@@ -208,7 +209,6 @@ def refit(points):
 
 def holdout(points, kept, seed):
     """Fit on a random half of the cases, score each way's choices on the other half (report lines)."""
-    import random
     ids = sorted({p["id"] for p in points})
     train = set(random.Random(seed).sample(ids, len(ids) // 2))
     fitted = [p for p in points if p["id"] in train]
@@ -365,7 +365,7 @@ def main(argv=None):
     p.add_argument("--rows", default=None, metavar="R1,R2",
                    help="with --write: replace only these rows (e.g. simt,simt/slim), keep the others")
     p.add_argument("--rescale", action="store_true",
-                   help="keep each row's shape, scale it by measured over estimated time on this run")
+                   help="keep each row's shape, scale each kernel family's rows by its measured over estimated time")
     p.add_argument("--holdout", type=int, default=None, metavar="SEED",
                    help="also score kept rows, a refit and a rescale fitted on half the cases on the other half")
     p.add_argument("--report", type=pathlib.Path, default=None, help="also write the report here (Markdown)")

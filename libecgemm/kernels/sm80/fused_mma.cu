@@ -12,7 +12,9 @@
 // fragments, from FP32, split every value twice, 0.169 ms; splitting once but testing
 // each value for split.cuh's special cases inside the loop left ~6 branches a value,
 // 0.132; one test a run, as below, 0.095; one FP32 stage instead of two, which leaves room
-// for four CTAs an SM instead of three, 0.085: bench/results/README.md.)
+// for four CTAs an SM instead of three, 0.085: bench/results/README.md. Two in the 32-wide
+// tile, still six CTAs an SM, did not speed up thin products with a long k: they wait on
+// the split's instructions, not on DRAM: bench/results/README.md#ring.)
 //
 // The tile is small on purpose: this family serves what the planes and fused_wgmma
 // families cannot fill the GPU with (batches of small products; small outputs with a
@@ -279,7 +281,8 @@ __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* h
 // A run's largest magnitude (its bits), and with kGuard whether it has a sub-run of
 // kGuardRun too wide for tf32tf32's two parts: kWideBinades between its nonzero values, or an
 // Inf or a NaN. Integer work on the bits; the smallest nonzero magnitude is taken less 1, so
-// that a zero wraps to the top. The guard adds two operations a value to the split's test.
+// that a zero wraps to the top. The guard adds one operation a value to the split's test
+// (the add and the min are one instruction) and a few a sub-run.
 struct RunBits {
   uint32_t widest = 0;
   bool wide = false;
@@ -299,8 +302,14 @@ __device__ __forceinline__ RunBits run_bits(const float (&v)[kRun]) {
     }
     r.widest = max(r.widest, hi);
     if constexpr (kGuard) {
-      const int spread = static_cast<int>(hi >> 23) - static_cast<int>((lo + 1u) >> 23);
-      r.wide |= hi >= 0x7f800000u || spread > kWideBinades;
+      // Exponent fields more than kWideBinades apart: the smallest nonzero magnitude (lo + 1)
+      // below the largest's exponent field E less kWideBinades, compared as bits, without
+      // shifting either exponent out (that took ~11 instructions a sub-run; 16-bit DPX lanes
+      // did not help: bench/results/README.md#ring). Signed: all zeros leave lo = -1, above
+      // a bound below 0.
+      constexpr int kBound = (kWideBinades << 23) + 2;  // lo + 1 < E - 2^23 kWideBinades
+      const int bound = static_cast<int>(hi & 0x7f800000u) - kBound;
+      r.wide |= hi >= 0x7f800000u || static_cast<int>(lo) <= bound;
     }
   }
   return r;

@@ -37,6 +37,7 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedMma32Fp32: return "fused_mma32/fp32";
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
+    case CostRow::kSimtThin: return "simt/thin";
     case CostRow::kCount: break;
   }
   return "?";

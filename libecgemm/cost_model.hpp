@@ -54,6 +54,7 @@ enum class CostRow : int {
   kFusedMma32Fp32,  // its 32 x 32 tile with every stage in FP32 (FusedMmaPlan::fp32)
   kGemvAlongLenInCta,  // row groups narrower than 32 lanes (GemvPlan::row_lanes): a floor of their own
   kGemvLines,          // along k, short lines numbered across a batch (GemvPlan::line_lanes)
+  kSimtThin,           // simt's thin tiles: a side <= 8, the long operand through a shared-memory ring
   kCount
 };
 const char* cost_row_name(CostRow row);

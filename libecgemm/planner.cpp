@@ -367,6 +367,8 @@ const char* simt_tile_name(SimtTile t) {
     case SimtTile::kStream: return "stream";
     case SimtTile::kDot: return "dot";
     case SimtTile::kStrips: return "strips";
+    case SimtTile::kThinM: return "thin_m";
+    case SimtTile::kThinN: return "thin_n";
   }
   return "?";
 }
@@ -413,6 +415,7 @@ CostRow cost_row(const Plan& plan) {
       switch (std::get<SimtPlan>(plan.detail).tile) {
         case SimtTile::kSlimM32: case SimtTile::kSlimN32:
         case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;
+        case SimtTile::kThinM: case SimtTile::kThinN: return CostRow::kSimtThin;
         case SimtTile::kStream: return CostRow::kSimtStream;
         case SimtTile::kDot: return CostRow::kSimtDot;
         case SimtTile::kStrips: return CostRow::kSimtStrips;

@@ -18,9 +18,10 @@ from test_simt_stream_gpu import simt_route  # noqa: F401 (autouse fixture: ECGE
 
 pytestmark = pytest.mark.gpu
 
-# (m, n, tile): each slim tile at its thin side's edges, the long side ragged.
+# (m, n, tile): each slim tile at its thin side's edges, the long side ragged. (A side of at
+# most 8 takes the thin tiles from k = 256 on: test_simt_thin_gpu.py.)
 SHAPES = [(1000, 19, "128x32"), (301, 32, "128x32"), (29, 777, "32x128"), (17, 260, "32x128"),
-          (999, 16, "256x16"), (513, 5, "256x16"), (1, 300, "16x256"), (13, 1030, "16x256")]
+          (999, 16, "256x16"), (513, 9, "256x16"), (9, 300, "16x256"), (13, 1030, "16x256")]
 KS = [33, 257, 3000]  # past the stream tile; one and several 32-long chunks; split-K
 
 

@@ -37,10 +37,11 @@ import _capi  # noqa: E402  (tests/_capi.py: finds libecgemm)
 FEATURES = ("1", "more launches", "waves", "serial", "megabytes", "chain", "cluster", "packed")
 ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf", "fused_mma32/tf32tf32",
-        "fused_mma32/halfhalf", "fused_mma32/fp32", "gemv/along_len_cta", "gemv/lines")  # CostRow's order
+        "fused_mma32/halfhalf", "fused_mma32/fp32", "gemv/along_len_cta", "gemv/lines", "simt/thin")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
-             "stream": "simt/stream", "dot": "simt/dot", "strips": "simt/strips"}
+             "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
+             "strips": "simt/strips"}
 INC = ROOT / "libecgemm" / "cost_coefficients.inc"
 # Pins of a family's forms (planner.hpp: FamilyPin), tried where the plain pin's plan is not the one timed.
 FORMS = {"gemv": ("lines", "wide")}

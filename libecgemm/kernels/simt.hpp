@@ -30,6 +30,9 @@ enum class SimtTile {
   kDot,     // batches of products with at most kDotMaxOutputs outputs: a warp per product
   kStrips,  // batches of small products, k <= kStreamMaxK: a thread per strip of 4 rows
             // of a column
+  kThinM,   // single products with n <= kThinWidth < m and a long k: rows of op(A)
+            // streamed through registers, op(B) in shared memory (simt/thin.hpp)
+  kThinN,   // the same with m the thin side: columns of op(B) streamed
 };
 
 // The dot tile's bound on m x n, each rounded up to a power of two (its outputs are

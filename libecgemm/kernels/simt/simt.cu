@@ -28,6 +28,7 @@
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
 #include "kernels/simt.hpp"
+#include "kernels/simt/thin.hpp"
 
 namespace ecgemm::detail {
 namespace {
@@ -536,6 +537,9 @@ constexpr TileDims dims(SimtTile t) {
     case SimtTile::kStream: return {kStreamM, kStreamN, kStreamMaxK, kStreamBlocksPerSm};
     case SimtTile::kDot: return {1, 1, 32, 4};  // per product; eight products a block
     case SimtTile::kStrips: return {kStripRows, 1, kStreamMaxK, 8};  // per thread
+    // Per CTA at the widest thin side; thin_tiles has the CTAs of a width.
+    case SimtTile::kThinM: return {kThinRows, kThinWidth, 32, kThinBlocksPerSm};
+    case SimtTile::kThinN: return {kThinWidth, kThinRows, 32, kThinBlocksPerSm};
   }
   return {128, 128, 8, 2};
 }
@@ -557,6 +561,17 @@ cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmAr
     return launch(first_kernel({grid, kThreads, 0, stream}), kernel, a, b, part, split);
   });
 }
+
+// Output tiles of a plan's tile: a thin tile's CTA takes kThinRows rows of the long side.
+int64_t simt_tiles(SimtTile t, int64_t m, int64_t n) {
+  if (t == SimtTile::kThinM) return (m + kThinRows - 1) / kThinRows;
+  if (t == SimtTile::kThinN) return (n + kThinRows - 1) / kThinRows;
+  const TileDims d = dims(t);
+  return ((m + d.bm - 1) / d.bm) * ((n + d.bn - 1) / d.bn);
+}
+
+// The thin tiles serve k from here on (below it the slim tiles' shorter CTAs win).
+constexpr int64_t kThinMinK = 256;
 
 }  // namespace
 
@@ -592,8 +607,11 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
     return p;
   }
   // A thin side of at most 32 against a long one: a slim tile, so that the long
-  // operand is read once and no FMA is spent on the padding of a 64-wide tile.
+  // operand is read once and no FMA is spent on the padding of a 64-wide tile; at most
+  // kThinWidth with a long k, the thin tile (thin.hpp).
   if (m <= 64 && n <= 64) p.tile = SimtTile::kSmall;
+  else if (!batched && k >= kThinMinK && std::min(m, n) <= kThinWidth)
+    p.tile = n <= m ? SimtTile::kThinM : SimtTile::kThinN;
   else if (n <= 16) p.tile = SimtTile::kSlimM16;
   else if (m <= 16) p.tile = SimtTile::kSlimN16;
   else if (n <= 32) p.tile = SimtTile::kSlimM32;
@@ -602,7 +620,7 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   else if (m <= 64) p.tile = SimtTile::kTallN;
   else p.tile = two_level ? SimtTile::kTallM : SimtTile::kWide;
   const TileDims d = dims(p.tile);
-  const int64_t tiles = ((m + d.bm - 1) / d.bm) * ((n + d.bn - 1) / d.bn);
+  const int64_t tiles = simt_tiles(p.tile, m, n);
   const int64_t resident = static_cast<int64_t>(dev.sm_count) * d.blocks_per_sm;
   const size_t plane_bytes = static_cast<size_t>(m * n) * 4;
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
@@ -645,8 +663,7 @@ GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo
     g.kernels = 1;
     return g;
   }
-  g.ctas = ((args.m + d.bm - 1) / d.bm) * ((args.n + d.bn - 1) / d.bn) * plan.splits *
-           args.batch.count;
+  g.ctas = simt_tiles(plan.tile, args.m, args.n) * plan.splits * args.batch.count;
   g.resident = int64_t{dev.sm_count} * d.blocks_per_sm;
   g.tile_outputs = int64_t{d.bm} * d.bn;
   g.k_per_cta = plan.k_chunk;
@@ -672,6 +689,7 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kStream: err = launch_stream(a, b, g, stream); break;
     case SimtTile::kDot: err = launch_dot(a, b, g, stream); break;
     case SimtTile::kStrips: err = launch_strips(a, b, g, stream); break;
+    case SimtTile::kThinM: case SimtTile::kThinN: err = launch_thin(g, plan, partials, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
   return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,

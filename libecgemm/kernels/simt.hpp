@@ -31,7 +31,7 @@ enum class SimtTile {
   kStrips,  // batches of small products, k <= kStreamMaxK: a thread per strip of 4 rows
             // of a column
   kThinM,   // single products with n <= kThinWidth < m and a long k: rows of op(A)
-            // streamed through registers, op(B) in shared memory (simt/thin.hpp)
+            // streamed through a shared-memory ring, op(B) beside them (simt/thin.hpp)
   kThinN,   // the same with m the thin side: columns of op(B) streamed
 };
 

@@ -537,7 +537,7 @@ constexpr TileDims dims(SimtTile t) {
     case SimtTile::kStream: return {kStreamM, kStreamN, kStreamMaxK, kStreamBlocksPerSm};
     case SimtTile::kDot: return {1, 1, 32, 4};  // per product; eight products a block
     case SimtTile::kStrips: return {kStripRows, 1, kStreamMaxK, 8};  // per thread
-    // Per CTA at the widest thin side; thin_tiles has the CTAs of a width.
+    // kThinRows rows of the long side a CTA at the thin side's kThinWidth (simt_tiles).
     case SimtTile::kThinM: return {kThinRows, kThinWidth, 32, kThinBlocksPerSm};
     case SimtTile::kThinN: return {kThinWidth, kThinRows, 32, kThinBlocksPerSm};
   }

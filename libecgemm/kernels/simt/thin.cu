@@ -30,10 +30,9 @@ constexpr int kStages = 2;   // one copied while the other computes
 // [k][t] (zeros past its width).
 template <bool kRowsContig>
 struct ThinStage {
-  static constexpr int T = kThinWidth;
   static constexpr int kXPitch = kRowsContig ? kThinRows + 4 : kStageK + 4;
   static constexpr int kXFloats = (kRowsContig ? kStageK : kThinRows) * kXPitch;
-  static constexpr int kFloats = kXFloats + kStageK * T;
+  static constexpr int kFloats = kXFloats + kStageK * kThinWidth;
   static constexpr int kSmemBytes = kStages * kFloats * 4;
   __device__ static constexpr int x_at(int row, int kk) {
     return kRowsContig ? kk * kXPitch + row : row * kXPitch + kk;

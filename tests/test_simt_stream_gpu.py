@@ -1,7 +1,7 @@
 """The simt family's stream tile (k <= 32, SimtTile::kStream in libecgemm/kernels/simt.hpp;
 ECGEMM_FAMILY=simt): every transpose, ragged m and n, odd leading dimensions, a C that
-float4 stores cannot take, alpha and beta with BLAS's zero rules, both batch forms, and
-the float4 and scalar store paths bit for bit.
+columns off a 16-byte boundary, alpha and beta with BLAS's zero rules, both batch forms,
+and aligned and shifted columns bit for bit.
 
 Accuracy is checked element by element against the worst-case bound of what the kernel
 computes: each output is one FMA chain over k (k roundings), then alpha * sum and
@@ -154,25 +154,36 @@ def test_alpha_beta(handle, alpha, beta, device_scalars, ta, tb, m, n, k, padded
     run_case(handle, ta, tb, m, n, k, alpha, beta, padded, seed=m + n + k, device_scalars=device_scalars)
 
 
+# (ldc mod 4, C's offset in floats past a 16-byte boundary): every column 16-byte
+# aligned; then columns that start 1, 2 or 3 floats past a boundary, all of one offset
+# (ldc = 0 mod 4) or cycling through the four (ldc odd) or two of them (ldc = 2 mod 4).
+C_PLACES = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (3, 2), (2, 1)]
+
+
 @pytest.mark.parametrize("beta", [0.0, -0.75])
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T"), ("N", "T")])
-@pytest.mark.parametrize("k", [1, 7, 32])
-@pytest.mark.parametrize("m", [1000, 1001])
-def test_float4_and_scalar_stores_agree_bit_for_bit(handle, m, k, ta, tb, beta):
-    """The same A, B and C once where columns take float4 loads and stores (ldc a multiple
-    of 4, aligned base) and once where none can (ldc = 2 mod 4 and the base one float
-    off: every column starts at an odd float)."""
+@pytest.mark.parametrize("k", [1, 4, 7, 32])
+@pytest.mark.parametrize("m", [1, 3, 6, 130, 1000, 1001])
+def test_aligned_and_shifted_columns_agree_bit_for_bit(handle, m, k, ta, tb, beta):
+    """The same A, B and C stored where every column of C is 16-byte aligned (float4 loads and
+    stores of each lane's own four rows) and where columns start 1 to 3 floats past a
+    boundary (k <= 4, kShiftedMaxK: quads shifted between lanes, lane 0's first rows and lane
+    31's last alone; beyond: one access a row): every element within the bound, nothing
+    outside C written, and the same bits. m: inside one quad, one tile and a few rows past
+    it, ragged."""
     n = 129
     a, b = operands(ta, tb, m, n, k, False, seed=m + k)
     results = []
-    for ldc, offset in ((m + (-m) % 4, 0), (m + (2 - m) % 4, 1)):
+    for residue, offset in C_PLACES:
+        ldc = m + (residue - m) % 4
         c = output(m, n, ldc, offset, beta, seed=k)
         c0 = c.view().clone()
         assert call(handle, ta, tb, m, n, k, 0.5, a, b, beta, c) == STATUS["SUCCESS"]
         check_bound(c.view(), op(a.view(), ta), op(b.view(), tb), k, 0.5, beta, c0)
         assert_only_c_written(c, m, n)
         results.append(c.view().contiguous().view(torch.int32))
-    assert torch.equal(results[0], results[1])
+    for other in results[1:]:
+        assert torch.equal(results[0], other)
 
 
 def batched(handle, form, ta, tb, m, n, k, alpha, a, b, beta, c):

@@ -18,9 +18,11 @@
 // The stream tile (k <= kStreamMaxK): there a GEMM is bound by writing C (and reading it
 // when beta != 0), as cuBLAS SGEMM is, so the kernel is built around C's bytes: a warp
 // owns 128 contiguous rows of a column (4 per lane), stored as float4 with an
-// evict-first hint; all of k is staged once, and each output is one FMA chain.
+// evict-first hint (shifted between lanes where columns start off a 16-byte boundary:
+// store_shifted); all of k is staged once, and each output is one FMA chain.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch.cuh"
@@ -278,7 +280,102 @@ struct Quad {
   }
 };
 
-template <bool kAlongKA, bool kAlongKB>
+using StreamAcc = float[4][kStreamCols];
+
+// The stream tile's outputs where every column of C starts on a 16-byte boundary: each
+// lane's own four rows of a column, one float4 (the quads cut by m: one access a row).
+__device__ __forceinline__ void store_own(const StreamAcc& acc, float* c, const GemmArgs& args,
+                                          const Tile& tile, float alpha, float beta) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int64_t row = tile.m0 + 4 * lane;
+  if (row >= args.m) return;
+  const int rows = static_cast<int>(std::min<int64_t>(args.m - row, 4));
+  // Two columns at a time: their C loads are both in flight before the first store (the
+  // compiler cannot move a load past a store to C), within the 64 registers.
+  constexpr int kGroup = 2;
+#pragma unroll
+  for (int g = 0; g < kStreamCols; g += kGroup) {
+    Quad q[kGroup];
+    float v[kGroup][4] = {};
+#pragma unroll
+    for (int jj = 0; jj < kGroup; ++jj) {
+      const int64_t col = tile.n0 + warp + kStreamWarps * (g + jj);
+      q[jj].p = c + col * args.ldc + row;
+      q[jj].rows = col < args.n ? rows : 0;
+      q[jj].vec = rows == 4 && reinterpret_cast<uintptr_t>(q[jj].p) % 16 == 0;
+      if (beta != 0.0f && q[jj].rows > 0) q[jj].load(v[jj]);  // beta = 0: C is not read
+    }
+#pragma unroll
+    for (int jj = 0; jj < kGroup; ++jj) {
+      if (q[jj].rows == 0) continue;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) store_scaled(&v[jj][i], acc[i][g + jj], alpha, beta);
+      q[jj].store(v[jj]);
+    }
+  }
+}
+
+// Where a column's tile rows start o floats past a 16-byte boundary (o = 1..3: ldc or C's
+// base not a multiple of 4), its quads are shifted by 4 - o rows, so that each whole one is
+// still one aligned float4: lane l stores rows 4l + 4 - o .. 4l + 7 - o of the tile, its
+// own last o and lane l + 1's first 4 - o (a shuffle); lane 0 also its first 4 - o rows,
+// lane 31 only its own. The same values from other lanes: the same bits as store_own.
+// (As four 4-byte accesses 16 bytes apart, such columns ran 1.2-1.4x slower than aligned
+// ones at k = 1: bench/results/README.md#wide-side.) A column at a time: two at once
+// spilled at 64 registers.
+__device__ __forceinline__ void store_shifted(const StreamAcc& acc, float* c, const GemmArgs& args,
+                                              const Tile& tile, float alpha, float beta) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int j = 0; j < kStreamCols; ++j) {
+    const int64_t col = tile.n0 + warp + kStreamWarps * j;  // warp-uniform, and so is o
+    float* const top = c + col * args.ldc + tile.m0;
+    const int o = static_cast<int>(reinterpret_cast<uintptr_t>(top) / 4 % 4);
+    float s[4], v[4] = {};
+    if (o == 0) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) s[i] = acc[i][j];
+    } else {
+      float eight[8];  // the lane's four rows, then lane + 1's
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        eight[i] = acc[i][j];
+        eight[4 + i] = __shfl_down_sync(~0u, acc[i][j], 1);
+      }
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        s[i] = o == 1 ? eight[3 + i] : o == 2 ? eight[2 + i] : eight[1 + i];
+    }
+    const int64_t first = tile.m0 + 4 * lane + (o == 0 ? 0 : 4 - o);
+    int rows = col < args.n ? static_cast<int>(std::clamp<int64_t>(args.m - first, 0, 4)) : 0;
+    if (o != 0 && lane == 31) rows = std::min(rows, o);  // the rest is the next tile's
+    float* const p = top + (first - tile.m0);
+    const Quad q{p, rows, rows == 4 && reinterpret_cast<uintptr_t>(p) % 16 == 0};
+    if (rows > 0) {
+      if (beta != 0.0f) q.load(v);  // beta = 0: C is not read
+#pragma unroll
+      for (int i = 0; i < 4; ++i) store_scaled(&v[i], s[i], alpha, beta);
+      q.store(v);
+    }
+    if (o != 0 && lane == 0 && col < args.n) {
+      const Quad head{top, static_cast<int>(std::min<int64_t>(4 - o, args.m - tile.m0)), false};
+      float h[4] = {};
+      if (beta != 0.0f) head.load(h);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) store_scaled(&h[i], acc[i][j], alpha, beta);
+      head.store(h);
+    }
+  }
+}
+
+// The largest k store_shifted runs at. Against four 4-byte accesses a quad, on C with columns
+// off a 16-byte boundary it ran 1.14-1.27x faster at k = 1 and 2, 1.09-1.21x at k = 4,
+// 0.99-1.10x at k = 8 and 0.92-1.01x at k = 16 .. 32: its shuffles' registers come out of
+// the products' loop (bench/results/README.md#wide-side, call 6).
+constexpr int kShiftedMaxK = 4;
+
+// kShifted: some column of C may start off a 16-byte boundary (launch_stream).
+template <bool kAlongKA, bool kAlongKB, bool kShifted>
 __global__ void __launch_bounds__(kThreads, kStreamBlocksPerSm)
 simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
@@ -318,32 +415,10 @@ simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
     }
   }
 
-  const int64_t row = tile.m0 + 4 * lane;
-  if (row >= args.m) return;
-  const int rows = static_cast<int>(std::min<int64_t>(args.m - row, 4));
-  // Two columns at a time: their C loads are both in flight before the first store (the
-  // compiler cannot move a load past a store to C), within the 64 registers.
-  constexpr int kGroup = 2;
-#pragma unroll
-  for (int g = 0; g < kStreamCols; g += kGroup) {
-    Quad q[kGroup];
-    float v[kGroup][4] = {};
-#pragma unroll
-    for (int jj = 0; jj < kGroup; ++jj) {
-      const int64_t col = tile.n0 + warp + kStreamWarps * (g + jj);
-      q[jj].p = c + col * args.ldc + row;
-      q[jj].rows = col < args.n ? rows : 0;
-      q[jj].vec = rows == 4 && reinterpret_cast<uintptr_t>(q[jj].p) % 16 == 0;
-      if (beta != 0.0f && q[jj].rows > 0) q[jj].load(v[jj]);  // beta = 0: C is not read
-    }
-#pragma unroll
-    for (int jj = 0; jj < kGroup; ++jj) {
-      if (q[jj].rows == 0) continue;
-#pragma unroll
-      for (int i = 0; i < 4; ++i) store_scaled(&v[jj][i], acc[i][g + jj], alpha, beta);
-      q[jj].store(v[jj]);
-    }
-  }
+  if constexpr (kShifted)
+    store_shifted(acc, c, args, tile, alpha, beta);
+  else
+    store_own(acc, c, args, tile, alpha, beta);
 }
 
 cudaError_t launch_stream(const OperandView& a, const OperandView& b, const GemmArgs& g,
@@ -351,10 +426,20 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
   const int64_t tiles = ((g.m + kStreamM - 1) / kStreamM) * ((g.n + kStreamN - 1) / kStreamN);
   if (tiles > INT32_MAX || g.k > kStreamMaxK) return cudaErrorInvalidConfiguration;
   const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
-  auto kernel = a_along_k && b_along_k ? simt_stream_kernel<true, true>
-                : a_along_k            ? simt_stream_kernel<true, false>
-                : b_along_k            ? simt_stream_kernel<false, true>
-                                       : simt_stream_kernel<false, false>;
+  // store_own where every column of every product starts on a 16-byte boundary (the tiles'
+  // first rows are multiples of 128), or where k > kShiftedMaxK; else (a pointer array:
+  // unknown here) store_shifted.
+  const bool aligned = !g.batch.pointer_array() && reinterpret_cast<uintptr_t>(g.c) % 16 == 0 &&
+                       g.ldc % 4 == 0 && g.batch.stride_c % 4 == 0;
+  const bool shifted = !aligned && g.k <= kShiftedMaxK;
+  auto pick = [&](auto shifted) {
+    constexpr bool kShifted = decltype(shifted)::value;
+    return a_along_k && b_along_k ? simt_stream_kernel<true, true, kShifted>
+           : a_along_k            ? simt_stream_kernel<true, false, kShifted>
+           : b_along_k            ? simt_stream_kernel<false, true, kShifted>
+                                  : simt_stream_kernel<false, false, kShifted>;
+  };
+  auto kernel = shifted ? pick(std::true_type{}) : pick(std::false_type{});
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products);
     return launch(first_kernel({grid, kThreads, 0, stream}), kernel, a, b, part);

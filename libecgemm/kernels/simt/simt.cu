@@ -432,8 +432,8 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
   const bool aligned = !g.batch.pointer_array() && reinterpret_cast<uintptr_t>(g.c) % 16 == 0 &&
                        g.ldc % 4 == 0 && g.batch.stride_c % 4 == 0;
   const bool shifted = !aligned && g.k <= kShiftedMaxK;
-  auto pick = [&](auto shifted) {
-    constexpr bool kShifted = decltype(shifted)::value;
+  auto pick = [&](auto tag) {  // std::true_type: the store_shifted kernels
+    constexpr bool kShifted = decltype(tag)::value;
     return a_along_k && b_along_k ? simt_stream_kernel<true, true, kShifted>
            : a_along_k            ? simt_stream_kernel<true, false, kShifted>
            : b_along_k            ? simt_stream_kernel<false, true, kShifted>

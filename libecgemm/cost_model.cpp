@@ -38,6 +38,8 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
     case CostRow::kSimtThin: return "simt/thin";
+    case CostRow::kFusedWgmmaNarrowTf32Tf32: return "fused_wgmma_narrow/tf32tf32";
+    case CostRow::kFusedWgmmaNarrowHalfHalf: return "fused_wgmma_narrow/halfhalf";
     case CostRow::kCount: break;
   }
   return "?";

@@ -55,6 +55,8 @@ enum class CostRow : int {
   kGemvAlongLenInCta,  // row groups narrower than 32 lanes (GemvPlan::row_lanes): a floor of their own
   kGemvLines,          // along k, short lines numbered across a batch (GemvPlan::line_lanes)
   kSimtThin,           // simt's thin tiles: a side <= 8, the long operand through a shared-memory ring
+  kFusedWgmmaNarrowTf32Tf32,  // fused_wgmma's narrow tiles (N = 16 .. 64 against 128 long rows)
+  kFusedWgmmaNarrowHalfHalf,
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -123,7 +123,9 @@ bool usable(const Context& c, Family family) {
 bool pin_fits(const Context& c, const FamilyPin& pin) {
   const bool scaled = c.ctx.mode == ECGEMM_MODE_AUTO && pin.auto_products == TcMethod::kHalfHalf;
   const bool fp32_form = c.corrected && c.mma_ok && pin.tile != 64 && c.args.k <= kFp32FormMaxK;
-  return (pin.tile != 32 || c.corrected) && !(scaled && pin.tile == 64) && (!pin.fp32 || fp32_form);
+  const bool narrow = c.corrected && std::min(c.args.m, c.args.n) <= kMaxNarrowSide;
+  return (pin.tile != 32 || c.corrected) && !(scaled && pin.tile == 64) && (!pin.fp32 || fp32_form) &&
+         (!pin.narrow || narrow);
 }
 
 // The products a pin names, where they apply: AUTO's on fused_mma (FamilyPin).
@@ -281,6 +283,16 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
   return p;
 }
 
+// fused_wgmma's narrow tiles (fused_wgmma_narrow), where the call has a side they take: a
+// plan of its own beside the family's wide tiles, with its own cost row, as the pin
+// "fused_wgmma:narrow" names it ("fused_wgmma" pins the wide tiles).
+std::optional<Plan> narrow_plan(const Context& c) {
+  Plan p = plan_for(c, Family::kFusedWgmma);
+  const std::optional<FusedWgmmaPlan> narrow = fused_wgmma_narrow(p.method, c.args, c.dev, c.cap);
+  if (!narrow) return std::nullopt;
+  return replanned(c, p, *narrow);
+}
+
 // Families whose products are FP32-class for this call. At small k the corrected modes'
 // own error (two parts keep ~22 of FP32's 24 bits, lo·lo dropped) is no longer outweighed
 // by SGEMM's accumulation error, so there FP32 routes run them (bench/results/README.md#cost-model).
@@ -310,6 +322,8 @@ Plan cheapest(const Context& c) {
     if (!allowed(c, f)) continue;
     consider(plan_for(c, f));
     if (f == Family::kPlanes && c.ctx.mode == ECGEMM_MODE_AUTO) consider(plan_for(c, f, TcMethod::kTf32Tf32));
+    if (f == Family::kFusedWgmma)
+      if (const std::optional<Plan> narrow = narrow_plan(c)) consider(*narrow);
   }
   // fused_mma's FP32 form: SGEMM's arithmetic at the family's latency, one more FP32 route
   // where k is too short for the corrected modes' products (one stage: kFp32FormMaxK).
@@ -325,6 +339,8 @@ Plan pinned_plan(const Context& c, const FamilyPin& pin) {
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && pin.unsplit)
     if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args))
       return replanned(c, p, *whole);
+  if (pin.narrow)
+    if (const std::optional<Plan> narrow = narrow_plan(c)) return *narrow;
   return p;
 }
 
@@ -395,7 +411,7 @@ struct Describer {
                          a.tf32.splits);
   }
   int operator()(const FusedWgmmaPlan& f) const {
-    return std::snprintf(out, len, "tile=%dx128%s splits=%d", 64 * f.consumers,
+    return std::snprintf(out, len, "tile=%dx%d%s splits=%d", 64 * f.consumers, f.cols,
                          f.swapped ? " swapped" : "", f.splits);
   }
   int operator()(const FusedMmaPlan& f) const {
@@ -436,6 +452,8 @@ CostRow cost_row(const Plan& plan) {
              : half           ? CostRow::kPlanesHalfHalf
                               : CostRow::kPlanesTf32Tf32;
     case Family::kFusedWgmma:
+      if (std::get<FusedWgmmaPlan>(plan.detail).cols < 128)
+        return half ? CostRow::kFusedWgmmaNarrowHalfHalf : CostRow::kFusedWgmmaNarrowTf32Tf32;
       return half ? CostRow::kFusedWgmmaHalfHalf : CostRow::kFusedWgmmaTf32Tf32;
     case Family::kFusedMma:
       if (std::get<FusedMmaPlan>(plan.detail).fp32) return CostRow::kFusedMma32Fp32;
@@ -457,6 +475,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   pin->auto_products.reset();
   pin->fp32 = false;
   pin->unsplit = false;
+  pin->narrow = false;
   pin->gemv_form = GemvForm::kAny;
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
@@ -474,13 +493,14 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     pin->tile = 0;
     const bool plain = colon == std::string_view::npos;
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
-    // gemv's forms: "gemv:wide", "gemv:lines"; only fused_mma has tiles ("fused_mma:32",
-    // "fused_mma:64") and products to choose.
+    // gemv's forms: "gemv:wide", "gemv:lines"; fused_wgmma's narrow tiles: "fused_wgmma:narrow";
+    // only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and products to choose.
     const bool form = pin->auto_products || pin->fp32 || pin->unsplit;
     if (f == Family::kGemv && !form && (tile == "wide" || tile == "lines")) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
       return true;
     }
+    if (f == Family::kFusedWgmma && !form && tile == "narrow") return pin->narrow = true;
     if (f != Family::kFusedMma) return plain && !form;
     if (plain) return true;
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;

@@ -36,7 +36,8 @@ const char* family_name(Family family);
 // other modes ignore it), or "/fp32" for fused_mma's FP32 form (every stage in FP32, the
 // corrected modes, the 32-wide tile: FusedMmaPlan::fp32), or "/unsplit" for fused_mma with k
 // not split (fused_mma_unsplit; the planner prices it beside the split plan); "gemv:wide" pins
-// gemv's fixed groups, "gemv:lines" its lines kernel where it applies (GemvPlan::line_lanes).
+// gemv's fixed groups, "gemv:lines" its lines kernel where it applies (GemvPlan::line_lanes);
+// "fused_wgmma:narrow" its narrow tiles where the call has a side they take (fused_wgmma_narrow).
 enum class GemvForm { kAny, kWide, kLines };
 struct FamilyPin {
   Family family = Family::kSimt;
@@ -44,6 +45,7 @@ struct FamilyPin {
   std::optional<TcMethod> auto_products;
   bool fp32 = false;
   bool unsplit = false;
+  bool narrow = false;  // fused_wgmma's narrow tiles
   GemvForm gemv_form = GemvForm::kAny;  // kWide: the fixed groups, no split inside the CTA (plan_gemv's `wide`)
 };
 

@@ -123,6 +123,25 @@ def test_a_pin_names_auto_s_form_on_fused_mma(plan_on):
         assert plan_on("auto", 300, 200, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
 
 
+def test_a_pin_names_fused_wgmma_s_narrow_tiles(plan_on):
+    """"fused_wgmma:narrow": 128 rows of the long side against the narrowest N of 16, 32, 64 that
+    holds a side of at most 64, on either side of C (swapped when it is m), split-K as the wide
+    tiles; the corrected modes only, elsewhere the pin does not fit."""
+    for mode in CORRECTED[:2]:
+        for side, cols in ((1, 16), (16, 16), (17, 32), (32, 32), (33, 64), (64, 64)):
+            for m, n, swapped in ((side, 5000, True), (5000, side, False)):
+                text = plan_on(mode, m, n, 700, family="fused_wgmma:narrow")[1]
+                f = fields(text)
+                assert (f["family"], f["tile"], " swapped " in text) == ("fused_wgmma", f"128x{cols}", swapped), text
+        split = fields(plan_on(mode, 40, 1000, 20000, family="fused_wgmma:narrow")[1])
+        assert int(split["splits"]) > 1, split
+        assert plan_on(mode, 65, 5000, 700, family="fused_wgmma:narrow")[0] == STATUS["NOT_SUPPORTED"]
+    for mode in ONE_PASS:
+        assert plan_on(mode, 16, 5000, 700, family="fused_wgmma:narrow")[0] == STATUS["NOT_SUPPORTED"], mode
+    for bad in ("fused_wgmma:16", "fused_wgmma:narrow/unsplit", "fused_mma:narrow"):
+        assert plan_on("tf32tf32", 16, 5000, 700, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
 def test_a_pin_names_fused_mma_s_fp32_form(plan_on):
     """"/fp32": every stage in FP32 on the 32-wide tile, for the corrected modes up to one stage
     (k <= FP32_FORM_MAX_K; the planner offers it up to FP32_ROUTE_MAX_K); elsewhere the pin does

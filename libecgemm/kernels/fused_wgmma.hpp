@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "kernels/common/grid_shape.hpp"
 #include "kernels/common/method.hpp"
@@ -11,9 +12,14 @@
 
 namespace ecgemm::detail {
 
+// A side of C at most this wide may take the narrow tiles (fused_wgmma_narrow).
+constexpr int64_t kMaxNarrowSide = 64;
+
 struct FusedWgmmaPlan {
-  int consumers = 2;     // consumer warpgroups: 2 -> 128 x 128 tiles, 1 -> 64 x 128
-  bool swapped = false;  // computes C^T = op(B)^T op(A)^T, so the small side is the tile's 64
+  int consumers = 2;     // consumer warpgroups: 2 -> 128 x cols tiles, 1 -> 64 x 128
+  int cols = 128;        // the tile's N: 128, or 16, 32, 64 for the narrow tiles
+  bool swapped = false;  // computes C^T = op(B)^T op(A)^T: the small side is the 64-row tile's
+                         // rows, or the long side a narrow tile's rows
   int splits = 1;        // split-K factor (deterministic reduction); 1 for batches
   int64_t units_per_split = 0;  // 32-wide K units per split
   size_t bytes = 0;      // workspace: split-K partials
@@ -25,6 +31,12 @@ bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev);
 // `max_bytes` caps the split-K partials (the planner's cap).
 FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
                           size_t max_bytes = SIZE_MAX);
+
+// The narrow tiles (two consumers, 128 rows of the long side against N = 16, 32 or 64 of
+// a side at most kMaxNarrowSide wide, the narrowest that holds it), for the corrected
+// methods; nullopt where the call has no such side.
+std::optional<FusedWgmmaPlan> fused_wgmma_narrow(TcMethod method, const GemmArgs& args,
+                                                 const DeviceInfo& dev, size_t max_bytes = SIZE_MAX);
 
 GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, const DeviceInfo& dev);
 

@@ -2,7 +2,10 @@
 // global memory in FP32 once per tile pass and never stored in any other form: no hi/lo
 // planes, and no workspace beyond split-K partials.
 //
-// One CTA computes a kTileM x 128 tile of C (64 rows per consumer warpgroup):
+// One CTA computes a kTileM x kCols tile of C (64 rows per consumer warpgroup). kCols is
+// 128, or for the narrow tiles 16, 32 or 64: a side of C at most 64 wide on the tile's
+// columns against two long ones on its rows, so that no product is spent on padding past
+// that side (docs/architecture.md: fused_wgmma).
 //  - the transform warpgroup(s): thread 0 streams 32-wide K units of both operands into
 //    an FP32 staging ring with the copy engine (TMA; K-major operands land 128-byte
 //    swizzled, M/N-major ones as plain K rows, out-of-range elements as zeros); all
@@ -41,7 +44,7 @@ namespace {
 
 constexpr int kUnitK = 32;            // FP32 elements of K per staging unit (128 bytes)
 constexpr int kStageRowBytes = 128;   // K bytes per hi/lo stage: one swizzle row
-constexpr int kTileCols = 128;        // the N side of every tile
+constexpr int kWideCols = 128;        // the N side of every tile but the narrow ones
 constexpr int kStagingUnits = 3;      // FP32 units in flight ahead of the split
 constexpr int kSmemBudget = 224 * 1024;
 constexpr int kSmemAlign = 1024;      // 128-byte swizzle atom
@@ -53,24 +56,28 @@ enum class Source : int32_t {
   kMnMajor,  // rows contiguous: 32 K rows of kRows floats
 };
 
-template <TcMethod M, int kConsumers>
+template <TcMethod M, int kConsumers, int kCols>
 struct FusedTraits {
   static constexpr int kTileM = 64 * kConsumers;
+  static constexpr bool kNarrow = kCols < kWideCols;
+  static_assert(kNarrow ? kConsumers == 2 : kConsumers <= 2, "the tiles plan_fused_wgmma makes");
   // The split is the kernel's bottleneck: a 64-row tile, whose one consumer leaves
-  // registers to spare, gets two transform warpgroups; a 128-row tile gets one.
-  static constexpr int kTransformGroups = kConsumers == 1 ? 2 : 1;
+  // registers to spare, and a narrow one, whose consumers need few, get two transform
+  // warpgroups; a 128 x 128 tile gets one.
+  static constexpr int kTransformGroups = kConsumers == 1 || kNarrow ? 2 : 1;
   static constexpr int kTransformThreads = 128 * kTransformGroups;
   static constexpr int kThreads = 128 * (kTransformGroups + kConsumers);
-  // Register split after setmaxnreg; both fill exactly what the launch gives three
-  // warpgroups (384 * 168): 128 * 56 + 256 * 224 and 256 * 128 + 128 * 232 (<=).
-  static constexpr int kTransformRegs = kConsumers == 1 ? 128 : 56;
-  static constexpr int kConsumerRegs = kConsumers == 1 ? 232 : 224;
+  // Register split after setmaxnreg; each fills exactly what the launch gives its
+  // warpgroups: 128 * 56 + 256 * 224 and 256 * 128 + 128 * 232 (<=) of 384 * 168, and
+  // 256 * 96 + 256 * 160 of 512 * 128 (narrow: three accumulators of at most 32 floats).
+  static constexpr int kTransformRegs = kNarrow ? 96 : kConsumers == 1 ? 128 : 56;
+  static constexpr int kConsumerRegs = kNarrow ? 160 : kConsumers == 1 ? 232 : 224;
   static constexpr int kUnitsPerStage = uses_half(M) ? 2 : 1;  // 128 bytes of FP16 = 64 K
   static constexpr int kBoxA = kTileM * kUnitK * 4;
-  static constexpr int kBoxB = kTileCols * kUnitK * 4;
+  static constexpr int kBoxB = kCols * kUnitK * 4;
   static constexpr int kStagingBytes = kBoxA + kBoxB;
   static constexpr int kPlaneA = kTileM * kStageRowBytes;
-  static constexpr int kPlaneB = kTileCols * kStageRowBytes;
+  static constexpr int kPlaneB = kCols * kStageRowBytes;
   static constexpr int kStageBytes = (uses_lo(M) ? 2 : 1) * (kPlaneA + kPlaneB);
   static constexpr int kStages =
       std::min(4, (kSmemBudget - kStagingUnits * kStagingBytes) / kStageBytes);
@@ -147,17 +154,22 @@ __device__ __forceinline__ void split_chunk(const float (&x)[kE], uint32_t (&h)[
 // access touches 8 distinct swizzle positions: no bank conflicts in the staging reads
 // or the plane writes. One test of split.cuh's special rules per 8 values picks the
 // branch-free formulas (the common case: one basic block the compiler can schedule).
+// A narrow tile's columns have fewer such groups than there are transform threads: the
+// first kThreads take them, whole warps, and the others pass.
 template <TcMethod M, int kRows, int kTransformThreads, Source kSource>
 __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char* lo,
                                                 int unit_in_stage) {
   constexpr int kE = uses_half(M) ? 8 : 4;  // FP32 values per stored 16-byte chunk
   constexpr int kChunks = kUnitK / kE;      // chunks of one row in one unit
-  constexpr int kPasses = kRows * kChunks / kTransformThreads;
   // Chunks per test of the special rules: 8 values, one basic block of arithmetic.
   constexpr int kGroup = 8 / kE;
-  static_assert(kPasses * kTransformThreads == kRows * kChunks && kPasses % kGroup == 0,
-                "whole passes");
-  constexpr int kStep = kTransformThreads / kRows;  // chunk columns between passes
+  constexpr int kThreads = std::min(kTransformThreads, kRows * kChunks / kGroup);
+  constexpr int kPasses = kRows * kChunks / kThreads;
+  static_assert(kPasses * kThreads == kRows * kChunks && kPasses % kGroup == 0 &&
+                    kThreads % 32 == 0 && kThreads % kRows == 0,
+                "whole passes of whole warps");
+  if (kThreads < kTransformThreads && static_cast<int>(threadIdx.x) >= kThreads) return;
+  constexpr int kStep = kThreads / kRows;  // chunk columns between passes
   const int row = threadIdx.x % kRows, swizzle = row & 7;
   const int first_chunk = threadIdx.x / kRows;
   char* const hi_row = hi + row * kStageRowBytes;
@@ -270,12 +282,12 @@ __device__ __forceinline__ void copy_unit(const Operand& op, const float* base, 
 // kCopies: some operand is copied by the transform threads (copy_unit); a kernel of its
 // own, so that the TMA path's code is as it was without them (with them, its 128 x 128
 // tiles ran 10-16% slower: bench/results/README.md#narrow).
-template <TcMethod M, int kConsumers, bool kCopies>
+template <TcMethod M, int kConsumers, int kCols, bool kCopies>
 __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, const Tile& tile,
                                           int64_t z, int64_t first, int64_t units, char* smem,
                                           uint32_t smem_addr, uint32_t staged, uint32_t full,
                                           uint32_t empty) {
-  using T = FusedTraits<M, kConsumers>;
+  using T = FusedTraits<M, kConsumers, kCols>;
   const uint32_t tx = (p.a.tma ? T::kBoxA : 0) + (p.b.tma ? T::kBoxB : 0);
   const float* base_a = kCopies && !p.a.tma ? product_base(p.a, z) : nullptr;
   const float* base_b = kCopies && !p.b.tma ? product_base(p.b, z) : nullptr;
@@ -306,7 +318,7 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
       const int64_t k0 = (first + u) * kUnitK;
       if (!p.a.tma) copy_unit<T::kTileM, T::kTransformThreads>(p.a, base_a, dst, tile.m0, k0, p.k);
       if (!p.b.tma)
-        copy_unit<kTileCols, T::kTransformThreads>(p.b, base_b, dst + T::kBoxA, tile.n0, k0, p.k);
+        copy_unit<kCols, T::kTransformThreads>(p.b, base_b, dst + T::kBoxA, tile.n0, k0, p.k);
     }
     cp_async_commit();
   };
@@ -330,7 +342,7 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
     const char* const box = smem + slot * T::kStagingBytes;
     split_unit<M, T::kTileM, T::kTransformThreads>(p.a, box, planes,
                                                    planes + T::kPlaneA + T::kPlaneB, unit_in_stage);
-    split_unit<M, kTileCols, T::kTransformThreads>(p.b, box + T::kBoxA, planes + T::kPlaneA,
+    split_unit<M, kCols, T::kTransformThreads>(p.b, box + T::kBoxA, planes + T::kPlaneA,
                                                    planes + 2 * T::kPlaneA + T::kPlaneB,
                                                    unit_in_stage);
     if (unit_in_stage == T::kUnitsPerStage - 1) {
@@ -346,8 +358,8 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
 }
 
 // Tile element (i, j) is C's (i, j), or (j, i) when the call was swapped.
-template <TcMethod M>
-__device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
+template <TcMethod M, int kCols>
+__device__ __forceinline__ void store_tile(const Accumulators<kCols>& acc, const Problem& p,
                                            const Tile& tile, int64_t z, int consumer) {
   const Epilogue epi = Epilogue::of(p.scalars, gridDim.z == 1);
   float* const c = !epi.direct ? p.partials + blockIdx.z * p.m * p.n
@@ -357,7 +369,7 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
   const int64_t rows = p.swapped ? p.n : p.m, cols = p.swapped ? p.m : p.n;
   const int64_t i0 = tile.m0 + consumer * kConsumerRows;
 #pragma unroll
-  for (int v = 0; v < 64; ++v) {
+  for (int v = 0; v < Accumulators<kCols>::kValues; ++v) {
     const int64_t i = i0 + slab_row(v), j = tile.n0 + slab_col(v);
     if (i >= rows || j >= cols) continue;
     float* const dst = p.swapped ? c + i * ld + j : c + j * ld + i;
@@ -366,13 +378,13 @@ __device__ __forceinline__ void store_tile(const Accumulators& acc, const Proble
 }
 #endif  // ECGEMM_SM90A_DEVICE
 
-template <TcMethod M, int kConsumers, bool kCopies>
-__global__ void __launch_bounds__(FusedTraits<M, kConsumers>::kThreads, 1)
+template <TcMethod M, int kConsumers, int kCols, bool kCopies>
+__global__ void __launch_bounds__(FusedTraits<M, kConsumers, kCols>::kThreads, 1)
 fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();      // a split-K reduction, or the next call, may queue up
-  using T = FusedTraits<M, kConsumers>;
+  using T = FusedTraits<M, kConsumers, kCols>;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
@@ -382,7 +394,7 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
   const uint32_t smem_addr = raw + pad;
   const uint32_t staged = smem_u32(staged_bars), full = smem_u32(full_bars),
                  empty = smem_u32(empty_bars);
-  const Tile tile = raster_tile(p.tiles_m, p.tiles_n, T::kTileM, kTileCols);
+  const Tile tile = raster_tile(p.tiles_m, p.tiles_n, T::kTileM, kCols);
   const int64_t z = batch_product(p.batch_offset);
   const int64_t first = blockIdx.z * p.units_per_split;
   const int64_t units = max(int64_t(0), min(p.units, first + p.units_per_split) - first);
@@ -399,12 +411,12 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
   const int group = threadIdx.x / 128;
   if (group < T::kTransformGroups) {
     release_registers<T::kTransformRegs>();
-    transform<M, kConsumers, kCopies>(maps, p, tile, z, first, units, smem, smem_addr, staged, full,
-                                      empty);
+    transform<M, kConsumers, kCols, kCopies>(maps, p, tile, z, first, units, smem, smem_addr,
+                                             staged, full, empty);
   } else {
     claim_registers<T::kConsumerRegs>();
     const int consumer = group - T::kTransformGroups;
-    Accumulators acc;
+    Accumulators<kCols> acc;
     acc.clear();
     const uint32_t ring = smem_addr + kStagingUnits * T::kStagingBytes;
     auto stage = [ring](uint32_t s) {
@@ -413,7 +425,7 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
                          base + 2 * T::kPlaneA + T::kPlaneB};
     };
     consume<M, T::kStages>(acc, units / T::kUnitsPerStage, stage, full, empty, consumer);
-    store_tile<M>(acc, p, tile, z, consumer);
+    store_tile<M, kCols>(acc, p, tile, z, consumer);
   }
 #elif defined(__CUDA_ARCH__)
   __trap();  // never launched: fused_wgmma_usable requires the sm_90a image
@@ -466,19 +478,19 @@ bool encode_operand(CUtensorMap* map, Operand& op, int64_t k, int box_rows, int6
   return r == CUDA_SUCCESS;
 }
 
-template <TcMethod M, int kConsumers>
+template <TcMethod M, int kConsumers, int kCols>
 cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
-  using T = FusedTraits<M, kConsumers>;
+  using T = FusedTraits<M, kConsumers, kCols>;
   Problem p;
   p.a = side(view_a(args), args.batch.a_array, args.batch.stride_a);
   p.b = side(view_b(args), args.batch.b_array, args.batch.stride_b);
   if (plan.swapped) std::swap(p.a, p.b);
   Maps maps{};
   p.a.tma = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
-  p.b.tma = encode_operand(&maps.b, p.b, args.k, kTileCols, args.batch.count);
-  constexpr auto kTmaKernel = fused_wgmma_kernel<M, kConsumers, false>;
-  constexpr auto kCopyKernel = fused_wgmma_kernel<M, kConsumers, true>;
+  p.b.tma = encode_operand(&maps.b, p.b, args.k, kCols, args.batch.count);
+  constexpr auto kTmaKernel = fused_wgmma_kernel<M, kConsumers, kCols, false>;
+  constexpr auto kCopyKernel = fused_wgmma_kernel<M, kConsumers, kCols, true>;
   const bool copies = !p.a.tma || !p.b.tma;
   const auto kernel = copies ? kCopyKernel : kTmaKernel;
   cudaError_t err = copies ? opt_in_shared_memory<kCopyKernel>(dev.ordinal, T::kSmemBytes)
@@ -486,7 +498,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
   if (err != cudaSuccess) return err;
   p.k = args.k;
   p.tiles_m = (p.a.rows + T::kTileM - 1) / T::kTileM;
-  p.tiles_n = (p.b.rows + kTileCols - 1) / kTileCols;
+  p.tiles_n = (p.b.rows + kCols - 1) / kCols;
   p.units_per_split = plan.units_per_split;
   p.units = round_up(args.k, kUnitK * T::kUnitsPerStage) / kUnitK;
   p.c = args.c;
@@ -519,22 +531,23 @@ bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev) {
   constexpr int64_t kMaxCoord = INT32_MAX - 256;
   return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
          args.batch.count <= INT32_MAX &&
-         wgmma_usable(dev, FusedTraits<TcMethod::kTf32Tf32, 2>::kSmemBytes);
+         wgmma_usable(dev, FusedTraits<TcMethod::kTf32Tf32, 2, kWideCols>::kSmemBytes);
 }
 
-// Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with
-// that side on the tile's rows (the call is swapped when it is n). Split-K only for
-// single products that leave SMs idle, with at least 8 stages per split, as many as
-// finish soonest in whole waves (wave_splits).
-FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
-                          size_t max_bytes) {
+namespace {
+
+// The narrow tiles' widths: the narrowest wgmma N of these that holds the side.
+int narrow_cols(int64_t side) { return side <= 16 ? 16 : side <= 32 ? 32 : 64; }
+
+// `plan` (tile and swap set) with its split-K: only for single products that leave SMs
+// idle, with at least 8 stages per split, as many as finish soonest in whole waves
+// (wave_splits), and as many partial planes as the cap holds.
+FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs& args,
+                           const DeviceInfo& dev, size_t max_bytes) {
   constexpr int64_t kMinStagesPerSplit = 8;
-  FusedWgmmaPlan plan;
-  plan.consumers = std::min(args.m, args.n) <= 64 ? 1 : 2;
-  plan.swapped = plan.consumers == 1 && args.n < args.m;
   const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
   const int64_t tile_m = 64 * plan.consumers;
-  const int64_t tiles = (rows + tile_m - 1) / tile_m * ((cols + kTileCols - 1) / kTileCols);
+  const int64_t tiles = (rows + tile_m - 1) / tile_m * ((cols + plan.cols - 1) / plan.cols);
   const int64_t units_per_stage = uses_half(method) ? 2 : 1;
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
@@ -545,7 +558,6 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
     if (scheme_of(method) == Scheme::kCorrected)
       splits = chain_splits(splits, tiles, dev.sm_count, stages, kUnitK * units_per_stage);
   }
-  // As many partial planes as the cap holds (a user workspace, the handle's limit).
   const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;
   splits = std::min<int64_t>(splits, std::max<size_t>(1, max_bytes / plane_bytes));
   const int64_t stages_per_split = (stages + splits - 1) / splits;
@@ -555,14 +567,37 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
   return plan;
 }
 
+}  // namespace
+
+// Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with
+// that side on the tile's rows (the call is swapped when it is n).
+FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const DeviceInfo& dev,
+                                size_t max_bytes) {
+  FusedWgmmaPlan plan;
+  plan.consumers = std::min(args.m, args.n) <= 64 ? 1 : 2;
+  plan.swapped = plan.consumers == 1 && args.n < args.m;
+  return with_splits(plan, method, args, dev, max_bytes);
+}
+
+std::optional<FusedWgmmaPlan> fused_wgmma_narrow(TcMethod method, const GemmArgs& args,
+                                                 const DeviceInfo& dev, size_t max_bytes) {
+  const int64_t side = std::min(args.m, args.n);
+  if (side > kMaxNarrowSide || scheme_of(method) != Scheme::kCorrected) return std::nullopt;
+  FusedWgmmaPlan plan;
+  plan.consumers = 2;
+  plan.cols = narrow_cols(side);
+  plan.swapped = args.m < args.n;  // the long side on the tile's rows
+  return with_splits(plan, method, args, dev, max_bytes);
+}
+
 GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, const DeviceInfo& dev) {
   const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
   const int64_t tile_m = 64 * plan.consumers;
   GridShape g;
-  g.ctas = (rows + tile_m - 1) / tile_m * ((cols + kTileCols - 1) / kTileCols) * plan.splits *
+  g.ctas = (rows + tile_m - 1) / tile_m * ((cols + plan.cols - 1) / plan.cols) * plan.splits *
            args.batch.count;
   g.resident = dev.sm_count;  // one CTA an SM (shared memory)
-  g.tile_outputs = tile_m * kTileCols;
+  g.tile_outputs = tile_m * plan.cols;
   g.k_per_cta = plan.units_per_split * kUnitK;
   g.kernels = plan.splits > 1 ? 2 : 1;
   g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
@@ -570,11 +605,22 @@ GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, con
 }
 
 cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,
-                              void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
-  return visit_method(method, [&](auto m) {
+                               void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
+  return visit_method(method, [&](auto m) -> cudaError_t {
     constexpr TcMethod kM = decltype(m)::value;
-    return plan.consumers == 1 ? launch_fused<kM, 1>(args, plan, workspace, dev, stream)
-                               : launch_fused<kM, 2>(args, plan, workspace, dev, stream);
+    if (plan.cols == kWideCols)
+      return plan.consumers == 1
+                 ? launch_fused<kM, 1, kWideCols>(args, plan, workspace, dev, stream)
+                 : launch_fused<kM, 2, kWideCols>(args, plan, workspace, dev, stream);
+    // The narrow tiles: the corrected methods only (fused_wgmma_narrow).
+    if constexpr (scheme_of(kM) == Scheme::kCorrected) {
+      switch (plan.cols) {
+        case 16: return launch_fused<kM, 2, 16>(args, plan, workspace, dev, stream);
+        case 32: return launch_fused<kM, 2, 32>(args, plan, workspace, dev, stream);
+        case 64: return launch_fused<kM, 2, 64>(args, plan, workspace, dev, stream);
+      }
+    }
+    return cudaErrorInvalidValue;
   });
 }
 

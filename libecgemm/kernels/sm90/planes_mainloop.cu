@@ -119,7 +119,7 @@ __device__ __forceinline__ void produce(const PlaneMaps& maps, const Tile& tile,
 // kAuto: AUTO's launch (gemm_args.hpp), which scales C back; the plain kernels keep a
 // loop without that code (a run-time test in it cost a third of 8192 x 64 x 8192's time).
 template <TcMethod M, bool kAuto>
-__device__ __forceinline__ void store_tile(const Accumulators& acc, const Problem& p,
+__device__ __forceinline__ void store_tile(const Accumulators<>& acc, const Problem& p,
                                            const Tile& tile, int64_t split, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
   const Epilogue epi = Epilogue::of(p.args.scalars, kAuto ? p.splits == 1 : gridDim.z == 1);
@@ -183,7 +183,7 @@ planes_wgmma_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
     if (threadIdx.x == 0) produce<M>(maps, tile, first, count, ring, full, empty);
   } else {
     claim_registers<kConsumerRegs>();
-    Accumulators acc;
+    Accumulators<> acc;
     acc.clear();
     auto stage = [ring](uint32_t s) { return stage_at<M>(ring, s); };
     consume<M, T::kStages>(acc, count, stage, full, empty, group - 1);
@@ -235,7 +235,7 @@ planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
                        [&](const Tile& tile, int64_t split) {
                          int64_t first;
                          const int64_t count = split_slices(p, split, &first);
-                         Accumulators acc;
+                         Accumulators<> acc;
                          acc.clear();
                          consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq,
                                                 true);

@@ -131,58 +131,64 @@ __device__ __forceinline__ void pin_registers(float (&r)[kN]) {
   for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(r[i])::"memory");
 }
 
-// The 64 accumulator operands of an m64n128 wgmma, %0..%63.
+// Accumulator operands of an m64nN wgmma: N / 2 floats a thread, %0 .. %(N/2 - 1).
 #define ECGEMM_ACC8(i)                                                                   \
   "+f"(d[i + 0]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]),        \
       "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
-#define ECGEMM_ACC64                                                                     \
-  ECGEMM_ACC8(0), ECGEMM_ACC8(8), ECGEMM_ACC8(16), ECGEMM_ACC8(24), ECGEMM_ACC8(32),     \
-      ECGEMM_ACC8(40), ECGEMM_ACC8(48), ECGEMM_ACC8(56)
-#define ECGEMM_ACC64_LIST                                                                \
-  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "              \
-  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "     \
-  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "     \
-  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define ECGEMM_ACC16 ECGEMM_ACC8(0), ECGEMM_ACC8(8)
+#define ECGEMM_ACC32 ECGEMM_ACC16, ECGEMM_ACC8(16), ECGEMM_ACC8(24)
+#define ECGEMM_ACC64 ECGEMM_ACC32, ECGEMM_ACC8(32), ECGEMM_ACC8(40), ECGEMM_ACC8(48), ECGEMM_ACC8(56)
+#define ECGEMM_REGS8 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define ECGEMM_REGS16 ECGEMM_REGS8 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define ECGEMM_REGS32                                                                    \
+  ECGEMM_REGS16 ", %16, %17, %18, %19, %20, %21, %22, %23, "                                    \
+                "%24, %25, %26, %27, %28, %29, %30, %31"
+#define ECGEMM_REGS64                                                                    \
+  ECGEMM_REGS32 ", %32, %33, %34, %35, %36, %37, %38, %39, "                                    \
+                "%40, %41, %42, %43, %44, %45, %46, %47, "                                      \
+                "%48, %49, %50, %51, %52, %53, %54, %55, "                                      \
+                "%56, %57, %58, %59, %60, %61, %62, %63"
 
-// D(64x128) = A(64xK) * B(128xK)^T + (kAccumulate ? D : 0), both operands K-major in
-// shared memory. kAccumulate = false is the zero-accumulator MMA whose result the
-// caller promotes with a round-to-nearest FP32 add. Thread t of the warpgroup holds
-// d[v] at row 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
-struct WgmmaF16 {
-  static constexpr int kKBytes = 32;  // k16 of FP16
-  template <bool kAccumulate>
-  __device__ __forceinline__ static void run(float (&d)[64], uint64_t a, uint64_t b) {
-    asm volatile(
-        "{\n"
-        ".reg .pred keep;\n"
-        "setp.ne.b32 keep, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " ECGEMM_ACC64_LIST
-        ", %64, %65, keep, 1, 1, 0, 0;\n"
-        "}\n"
-        : ECGEMM_ACC64
-        : "l"(a), "l"(b), "n"(kAccumulate ? 1 : 0));
-  }
-};
+// D(64 x N) = A(64 x K) * B(N x K)^T + (kAccumulate ? D : 0), both operands K-major in
+// shared memory; N = 16, 32, 64 or 128. kAccumulate = false is the zero-accumulator MMA
+// whose result the caller promotes with a round-to-nearest FP32 add. Thread t of the
+// warpgroup holds d[v] at row 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) +
+// 2*(t%4) + v%2 (slab_row and slab_col, wgmma_consumer.cuh).
+template <int kN> struct WgmmaF16;   // k16 of FP16 a step (32 bytes of K)
+template <int kN> struct WgmmaTf32;  // k8 of TF32 a step (32 bytes of K)
 
-struct WgmmaTf32 {
-  static constexpr int kKBytes = 32;  // k8 of TF32
-  template <bool kAccumulate>
-  __device__ __forceinline__ static void run(float (&d)[64], uint64_t a, uint64_t b) {
-    asm volatile(
-        "{\n"
-        ".reg .pred keep;\n"
-        "setp.ne.b32 keep, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " ECGEMM_ACC64_LIST
-        ", %64, %65, keep, 1, 1;\n"
-        "}\n"
-        : ECGEMM_ACC64
-        : "l"(a), "l"(b), "n"(kAccumulate ? 1 : 0));
-  }
-};
+// One specialisation a (type, N): the accumulators (the variadic tail, being a list),
+// then the two descriptors and the scale-d flag.
+#define ECGEMM_WGMMA(NAME, N, TYPES, TAIL, REGS, IA, IB, IK, ...)                        \
+  template <>                                                                            \
+  struct NAME<N> {                                                                       \
+    template <bool kAccumulate>                                                          \
+    __device__ __forceinline__ static void run(float (&d)[N / 2], uint64_t a, uint64_t b) { \
+      asm volatile("{\n.reg .pred keep;\nsetp.ne.b32 keep, " IK ", 0;\n"                 \
+                   "wgmma.mma_async.sync.aligned.m64n" #N TYPES " {" REGS "}, " IA ", "  \
+                   IB ", keep, " TAIL ";\n}\n"                                           \
+                   : __VA_ARGS__                                                         \
+                   : "l"(a), "l"(b), "n"(kAccumulate ? 1 : 0));                          \
+    }                                                                                    \
+  };
+#define ECGEMM_WGMMA_N(N, REGS, IA, IB, IK, ...)                                          \
+  ECGEMM_WGMMA(WgmmaF16, N, "k16.f32.f16.f16", "1, 1, 0, 0", REGS, IA, IB, IK, __VA_ARGS__) \
+  ECGEMM_WGMMA(WgmmaTf32, N, "k8.f32.tf32.tf32", "1, 1", REGS, IA, IB, IK, __VA_ARGS__)
+ECGEMM_WGMMA_N(16, ECGEMM_REGS8, "%8", "%9", "%10", ECGEMM_ACC8(0))
+ECGEMM_WGMMA_N(32, ECGEMM_REGS16, "%16", "%17", "%18", ECGEMM_ACC16)
+ECGEMM_WGMMA_N(64, ECGEMM_REGS32, "%32", "%33", "%34", ECGEMM_ACC32)
+ECGEMM_WGMMA_N(128, ECGEMM_REGS64, "%64", "%65", "%66", ECGEMM_ACC64)
 
-#undef ECGEMM_ACC8
+#undef ECGEMM_WGMMA_N
+#undef ECGEMM_WGMMA
+#undef ECGEMM_REGS64
+#undef ECGEMM_REGS32
+#undef ECGEMM_REGS16
+#undef ECGEMM_REGS8
 #undef ECGEMM_ACC64
-#undef ECGEMM_ACC64_LIST
+#undef ECGEMM_ACC32
+#undef ECGEMM_ACC16
+#undef ECGEMM_ACC8
 
 }  // namespace ecgemm::detail::sm90
 

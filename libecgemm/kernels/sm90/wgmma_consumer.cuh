@@ -8,8 +8,9 @@
 // round-to-nearest adds on the SIMT cores, because the Tensor Core's own accumulation
 // truncates. lo·hi + hi·lo accumulate inside the Tensor Core in `correction`. hi·hi and
 // the corrections are committed as separate wgmma groups, so the adds for one k-step
-// overlap the correction products of the same k-step. Three 64-float accumulators per
-// thread are what fits in the register file; they set the tile (64 rows per consumer).
+// overlap the correction products of the same k-step. Three accumulators of N / 2 floats
+// per thread: at N = 128 they are what fits in the register file and set the tile (64
+// rows per consumer); fused_wgmma's narrow tiles (N = 16 .. 64) need far fewer.
 #pragma once
 
 #include <type_traits>
@@ -30,16 +31,19 @@ constexpr int kConsumerRows = 64;                     // one m64 wgmma per consu
 // 1.00e-7 against 7.4e-8), so it stays 1.
 constexpr int kPromoteSteps = 1;
 
+// A consumer's 64 x kN slab of C.
+template <int kN = 128>
 struct Accumulators {
-  float promoted[64];    // hi·hi (RN-promoted for the corrected modes), or the only one
-  float correction[64];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+  static constexpr int kValues = kN / 2;  // a thread's share
+  float promoted[kValues];    // hi·hi (RN-promoted for the corrected modes), or the only one
+  float correction[kValues];  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
   __device__ __forceinline__ void clear() {
 #pragma unroll
-    for (int x = 0; x < 64; ++x) promoted[x] = correction[x] = 0.0f;
+    for (int x = 0; x < kValues; ++x) promoted[x] = correction[x] = 0.0f;
   }
 };
 
-// Where one stage's planes start (shared-memory addresses); B is 128 rows, A is the
+// Where one stage's planes start (shared-memory addresses); B is N rows, A is the
 // consumers' rows, each consumer taking its own 64-row slab of A.
 struct StageLayout {
   uint32_t a_hi, b_hi, a_lo, b_lo;
@@ -73,18 +77,19 @@ __device__ __forceinline__ void init_stage_ring(uint32_t full, uint32_t empty, i
 // tiles continue one sequence). stage(s) gives the layout of ring slot s; full/empty are
 // the slots' mbarriers (8 bytes apart). One arrival per consumer warp frees a slot; the
 // last slice's slot is freed only with release_last (a CTA that takes another tile).
-template <TcMethod M, int kStages, typename StageOf>
-__device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageOf stage,
+template <TcMethod M, int kStages, int kN, typename StageOf>
+__device__ __forceinline__ void consume(Accumulators<kN>& acc, int64_t count, StageOf stage,
                                         uint32_t full, uint32_t empty, int consumer,
                                         uint64_t seq0 = 0, bool release_last = false) {
   constexpr Scheme kScheme = scheme_of(M);
   constexpr int kPromote = kPromoteSteps;
-  using Mma = std::conditional_t<uses_half(M), WgmmaF16, WgmmaTf32>;
+  using Mma = std::conditional_t<uses_half(M), WgmmaF16<kN>, WgmmaTf32<kN>>;
+  constexpr int kValues = Accumulators<kN>::kValues;
   static_assert(kKSteps % kPromote == 0, "promotion groups tile the stage");
   const bool signals = threadIdx.x % 32 == 0;
-  float product[64];
+  float product[kValues];
 #pragma unroll
-  for (int x = 0; x < 64; ++x) product[x] = 0.0f;
+  for (int x = 0; x < kValues; ++x) product[x] = 0.0f;
   pin_registers(acc.promoted);
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
   for (int64_t i = 0; i < count; ++i) {
@@ -119,7 +124,7 @@ __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageO
         pin_registers(product);
         if (j == 0) release_previous();
 #pragma unroll
-        for (int x = 0; x < 64; ++x) acc.promoted[x] += product[x];  // the RN promotion
+        for (int x = 0; x < kValues; ++x) acc.promoted[x] += product[x];  // the RN promotion
       }
     } else {
       wgmma_fence();
@@ -144,7 +149,7 @@ __device__ __forceinline__ void consume(Accumulators& acc, int64_t count, StageO
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
 }
 
-// Thread t of a consumer holds element v of its 64 x 128 slab at row
+// Thread t of a consumer holds element v of its 64 x N slab at row
 // 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
 __device__ __forceinline__ int slab_row(int v) { return 16 * ((threadIdx.x % 128) / 32) + (threadIdx.x % 32) / 4 + 8 * ((v / 2) % 2); }
 __device__ __forceinline__ int slab_col(int v) { return 8 * (v / 4) + 2 * (threadIdx.x % 4) + v % 2; }

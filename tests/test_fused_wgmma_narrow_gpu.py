@@ -1,0 +1,102 @@
+"""fused_wgmma's narrow tiles (ECGEMM_FAMILY=fused_wgmma:narrow): a side of C at most 64 wide
+on the tile's N (16, 32 or 64) against 128 rows of the long side, on either side of C, in the
+corrected modes; every transpose, TMA and copied operands, split-K and batches, against an FP64
+product and cuBLAS SGEMM on the same inputs, C poisoned; copied operands and pointer-array
+batches bit-identical to the TMA path."""
+import pytest
+
+from test_c_abi_gpu import (STATUS, ColMajor, check_nan_inf_alpha_beta, check_product,
+                            make_problem, sgemm, torch, handle)  # noqa: F401 (handle: fixture)
+from test_simt_stream_gpu import plan
+
+pytestmark = pytest.mark.gpu
+if torch.cuda.get_device_capability() != (9, 0):
+    pytest.skip("the fused family is built for sm_90a (H100/H200)", allow_module_level=True)
+
+MODES = ["tf32tf32", "halfhalf"]
+# The narrow side at each width's edges (1, 16 | 17, 32 | 33, 64), on m or on n; long sides
+# ragged around 128; k within one stage, ragged, and long over few tiles (split-K).
+SHAPES = [(1, 300, 40), (300, 1, 40), (16, 1000, 257), (1000, 17, 513), (32, 129, 700),
+          (129, 33, 64 * 37 + 5), (64, 2000, 300), (2000, 64, 300), (40, 1000, 20000),
+          (7, 4099, 3000)]
+
+
+def width(side):
+    return 16 if side <= 16 else 32 if side <= 32 else 64
+
+
+@pytest.fixture(autouse=True)
+def narrow_route(monkeypatch):
+    monkeypatch.setenv("ECGEMM_FAMILY", "fused_wgmma:narrow")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_the_pin_plans_the_narrowest_tile(handle, mode, m, n, k):
+    text = plan(handle, mode, "N", "N", m, n, k)
+    assert f"family=fused_wgmma method={mode} tile=128x{width(min(m, n))}" in text, text
+    assert (" swapped " in text) == (m < n), text
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("aligned", [True, False], ids=["tma", "global"])
+def test_narrow_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
+    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: no TMA
+    check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("m,n,k", [(40, 3000, 50), (3000, 20, 3000)])
+def test_narrow_nan_inf_alpha_beta(handle, mode, m, n, k):
+    check_nan_inf_alpha_beta(handle, mode, m, n, k)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(16, 1000, 257), (1000, 17, 513), (129, 33, 64 * 37 + 5),
+                                   (40, 1000, 20000)])
+def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+    # An operand TMA cannot address is copied by the transform threads into the staging
+    # layout TMA writes: the same values, 16-byte aligned or not, give the same bits.
+    a, b = make_problem(ta, tb, m, n, k, seed=m + n + k)
+    outs = []
+    for aligned in (True, False):
+        def place(x):  # aligned: ld a multiple of 4 floats; else odd, and 4 bytes in
+            ld, offset = ((x.rows + 3) // 4 * 4, 0) if aligned else (x.rows + 1 + x.rows % 2, 1)
+            return ColMajor(x.view(), ld, offset)
+        c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
+        assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, place(a), place(b), 0.0, c) == STATUS["SUCCESS"]
+        outs.append(c.view().clone())
+    assert torch.isfinite(outs[0]).all()
+    assert torch.equal(outs[0], outs[1])
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
+@pytest.mark.parametrize("m,n", [(700, 24), (9, 700)])
+def test_batches_pointer_array_give_the_strided_bits(handle, mode, ta, tb, m, n):
+    # Batches take the narrow tiles too (grid.y walks the products); a pointer-array batch is
+    # copied by the transform threads and gives the strided (TMA) batch's bits, each product
+    # within the mode's class.
+    from test_c_abi_gpu import cublas_sgemm, expected_class_ok, op, rel
+    from test_c_batched_gpu import Stack, batched
+    k, count = 300, 3
+    a_shape = (m, k) if ta == "N" else (k, m)
+    b_shape = (k, n) if tb == "N" else (n, k)
+    lda, ldb = (a_shape[0] + 3) // 4 * 4, (b_shape[0] + 3) // 4 * 4
+    a = Stack(count, *a_shape, lda, lda * a_shape[1], seed=3)
+    b = Stack(count, *b_shape, ldb, ldb * b_shape[1], seed=4)
+    outs = []
+    for form in ("strided", "array"):
+        c = Stack(count, m, n, m, m * n, fill=float("nan"))
+        assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
+        outs.append(c.views().clone())
+    assert torch.isfinite(outs[0]).all()
+    assert torch.equal(outs[0], outs[1])
+    for z in range(count):
+        opa, opb = op(a.view(z), ta), op(b.view(z), tb)
+        ref = opa.double() @ opb.double()
+        res, res_cublas = rel(outs[0][z], ref), rel(cublas_sgemm(opa, opb), ref)
+        assert expected_class_ok(mode, res, res_cublas, k), (z, res, res_cublas)

@@ -60,8 +60,12 @@ def test_default_rule_sends_one_skinny_side_to_the_fused_family(handle, monkeypa
 @pytest.mark.parametrize("m,n,k", [(130, 257, 300), (300, 64, 2000), (1, 700, 513),
                                    (257, 129, 64 * 37 + 5)])
 def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
-    # An operand TMA cannot address is copied by the transform threads into the staging
-    # layout TMA writes: the same values, 16-byte aligned or not, give the same bits.
+    check_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k)
+
+
+def check_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+    """An operand TMA cannot address is copied by the transform threads into the staging
+    layout TMA writes: the same values, 16-byte aligned or not, give the same bits."""
     a, b = make_problem(ta, tb, m, n, k, seed=m + n + k)
     outs = []
     for aligned in (True, False):
@@ -78,10 +82,14 @@ def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
 def test_pointer_array_batch_gives_the_strided_tma_bits(handle, mode, ta, tb):
-    # A pointer-array batch is copied by the transform threads; the same products as a
-    # strided batch of 16-byte aligned rows (TMA) give the same bits.
+    check_pointer_array_batch_gives_the_strided_bits(handle, mode, ta, tb, 130, 72, 300, 3)
+
+
+def check_pointer_array_batch_gives_the_strided_bits(handle, mode, ta, tb, m, n, k, count):
+    """A pointer-array batch is copied by the transform threads; the same products as a
+    strided batch of 16-byte aligned rows (TMA) give the same bits. Returns the operand
+    stacks and the product stack."""
     from test_c_batched_gpu import Stack, batched
-    m, n, k, count = 130, 72, 300, 3
     a_shape = (m, k) if ta == "N" else (k, m)
     b_shape = (k, n) if tb == "N" else (n, k)
     lda, ldb = (a_shape[0] + 3) // 4 * 4, (b_shape[0] + 3) // 4 * 4
@@ -94,3 +102,4 @@ def test_pointer_array_batch_gives_the_strided_tma_bits(handle, mode, ta, tb):
         outs.append(c.views().clone())
     assert torch.isfinite(outs[0]).all()
     assert torch.equal(outs[0], outs[1])
+    return a, b, outs[0]

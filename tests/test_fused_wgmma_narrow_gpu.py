@@ -5,8 +5,10 @@ product and cuBLAS SGEMM on the same inputs, C poisoned; copied operands and poi
 batches bit-identical to the TMA path."""
 import pytest
 
-from test_c_abi_gpu import (STATUS, ColMajor, check_nan_inf_alpha_beta, check_product,
-                            make_problem, sgemm, torch, handle)  # noqa: F401 (handle: fixture)
+from test_c_abi_gpu import (check_nan_inf_alpha_beta, check_product, cublas_sgemm, expected_class_ok,
+                            handle, op, rel, torch)  # noqa: F401 (handle: fixture)
+from test_fused_wgmma_gpu import (check_copied_operands_give_the_tma_bits,
+                                  check_pointer_array_batch_gives_the_strided_bits)
 from test_simt_stream_gpu import plan
 
 pytestmark = pytest.mark.gpu
@@ -58,19 +60,7 @@ def test_narrow_nan_inf_alpha_beta(handle, mode, m, n, k):
 @pytest.mark.parametrize("m,n,k", [(16, 1000, 257), (1000, 17, 513), (129, 33, 64 * 37 + 5),
                                    (40, 1000, 20000)])
 def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
-    # An operand TMA cannot address is copied by the transform threads into the staging
-    # layout TMA writes: the same values, 16-byte aligned or not, give the same bits.
-    a, b = make_problem(ta, tb, m, n, k, seed=m + n + k)
-    outs = []
-    for aligned in (True, False):
-        def place(x):  # aligned: ld a multiple of 4 floats; else odd, and 4 bytes in
-            ld, offset = ((x.rows + 3) // 4 * 4, 0) if aligned else (x.rows + 1 + x.rows % 2, 1)
-            return ColMajor(x.view(), ld, offset)
-        c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
-        assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, place(a), place(b), 0.0, c) == STATUS["SUCCESS"]
-        outs.append(c.view().clone())
-    assert torch.isfinite(outs[0]).all()
-    assert torch.equal(outs[0], outs[1])
+    check_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -80,23 +70,10 @@ def test_batches_pointer_array_give_the_strided_bits(handle, mode, ta, tb, m, n)
     # Batches take the narrow tiles too (grid.y walks the products); a pointer-array batch is
     # copied by the transform threads and gives the strided (TMA) batch's bits, each product
     # within the mode's class.
-    from test_c_abi_gpu import cublas_sgemm, expected_class_ok, op, rel
-    from test_c_batched_gpu import Stack, batched
     k, count = 300, 3
-    a_shape = (m, k) if ta == "N" else (k, m)
-    b_shape = (k, n) if tb == "N" else (n, k)
-    lda, ldb = (a_shape[0] + 3) // 4 * 4, (b_shape[0] + 3) // 4 * 4
-    a = Stack(count, *a_shape, lda, lda * a_shape[1], seed=3)
-    b = Stack(count, *b_shape, ldb, ldb * b_shape[1], seed=4)
-    outs = []
-    for form in ("strided", "array"):
-        c = Stack(count, m, n, m, m * n, fill=float("nan"))
-        assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
-        outs.append(c.views().clone())
-    assert torch.isfinite(outs[0]).all()
-    assert torch.equal(outs[0], outs[1])
+    a, b, out = check_pointer_array_batch_gives_the_strided_bits(handle, mode, ta, tb, m, n, k, count)
     for z in range(count):
         opa, opb = op(a.view(z), ta), op(b.view(z), tb)
         ref = opa.double() @ opb.double()
-        res, res_cublas = rel(outs[0][z], ref), rel(cublas_sgemm(opa, opb), ref)
+        res, res_cublas = rel(out[z], ref), rel(cublas_sgemm(opa, opb), ref)
         assert expected_class_ok(mode, res, res_cublas, k), (z, res, res_cublas)

@@ -123,7 +123,7 @@ bool usable(const Context& c, Family family) {
 bool pin_fits(const Context& c, const FamilyPin& pin) {
   const bool scaled = c.ctx.mode == ECGEMM_MODE_AUTO && pin.auto_products == TcMethod::kHalfHalf;
   const bool fp32_form = c.corrected && c.mma_ok && pin.tile != 64 && c.args.k <= kFp32FormMaxK;
-  const bool narrow = c.corrected && std::min(c.args.m, c.args.n) <= kMaxNarrowSide;
+  const bool narrow = fused_wgmma_narrow(c.method, c.args, c.dev, c.cap).has_value();
   return (pin.tile != 32 || c.corrected) && !(scaled && pin.tile == 64) && (!pin.fp32 || fp32_form) &&
          (!pin.narrow || narrow);
 }
@@ -286,11 +286,11 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
 // fused_wgmma's narrow tiles (fused_wgmma_narrow), where the call has a side they take: a
 // plan of its own beside the family's wide tiles, with its own cost row, as the pin
 // "fused_wgmma:narrow" names it ("fused_wgmma" pins the wide tiles).
-std::optional<Plan> narrow_plan(const Context& c) {
-  Plan p = plan_for(c, Family::kFusedWgmma);
-  const std::optional<FusedWgmmaPlan> narrow = fused_wgmma_narrow(p.method, c.args, c.dev, c.cap);
+// `wide`: the family's plan for the call (plan_for).
+std::optional<Plan> narrow_plan(const Context& c, const Plan& wide) {
+  const std::optional<FusedWgmmaPlan> narrow = fused_wgmma_narrow(wide.method, c.args, c.dev, c.cap);
   if (!narrow) return std::nullopt;
-  return replanned(c, p, *narrow);
+  return replanned(c, wide, *narrow);
 }
 
 // Families whose products are FP32-class for this call. At small k the corrected modes'
@@ -320,10 +320,11 @@ Plan cheapest(const Context& c) {
   };
   for (Family f : kFamilies) {
     if (!allowed(c, f)) continue;
-    consider(plan_for(c, f));
+    const Plan p = plan_for(c, f);
+    consider(p);
     if (f == Family::kPlanes && c.ctx.mode == ECGEMM_MODE_AUTO) consider(plan_for(c, f, TcMethod::kTf32Tf32));
     if (f == Family::kFusedWgmma)
-      if (const std::optional<Plan> narrow = narrow_plan(c)) consider(*narrow);
+      if (const std::optional<Plan> narrow = narrow_plan(c, p)) consider(*narrow);
   }
   // fused_mma's FP32 form: SGEMM's arithmetic at the family's latency, one more FP32 route
   // where k is too short for the corrected modes' products (one stage: kFp32FormMaxK).
@@ -340,7 +341,7 @@ Plan pinned_plan(const Context& c, const FamilyPin& pin) {
     if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args))
       return replanned(c, p, *whole);
   if (pin.narrow)
-    if (const std::optional<Plan> narrow = narrow_plan(c)) return *narrow;
+    if (const std::optional<Plan> narrow = narrow_plan(c, p)) return *narrow;
   return p;
 }
 

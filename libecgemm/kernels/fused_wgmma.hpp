@@ -12,9 +12,6 @@
 
 namespace ecgemm::detail {
 
-// A side of C at most this wide may take the narrow tiles (fused_wgmma_narrow).
-constexpr int64_t kMaxNarrowSide = 64;
-
 struct FusedWgmmaPlan {
   int consumers = 2;     // consumer warpgroups: 2 -> 128 x cols tiles, 1 -> 64 x 128
   int cols = 128;        // the tile's N: 128, or 16, 32, 64 for the narrow tiles
@@ -33,7 +30,7 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
                           size_t max_bytes = SIZE_MAX);
 
 // The narrow tiles (two consumers, 128 rows of the long side against N = 16, 32 or 64 of
-// a side at most kMaxNarrowSide wide, the narrowest that holds it), for the corrected
+// a side at most 64 wide, the narrowest that holds it), for the corrected
 // methods; nullopt where the call has no such side.
 std::optional<FusedWgmmaPlan> fused_wgmma_narrow(TcMethod method, const GemmArgs& args,
                                                  const DeviceInfo& dev, size_t max_bytes = SIZE_MAX);

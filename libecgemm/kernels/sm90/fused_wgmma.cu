@@ -524,19 +524,9 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
   return launch_splitk_reduce(args, partials, stream, true);
 }
 
-}  // namespace
-
-bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev) {
-  // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
-  constexpr int64_t kMaxCoord = INT32_MAX - 256;
-  return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
-         args.batch.count <= INT32_MAX &&
-         wgmma_usable(dev, FusedTraits<TcMethod::kTf32Tf32, 2, kWideCols>::kSmemBytes);
-}
-
-namespace {
-
-// The narrow tiles' widths: the narrowest wgmma N of these that holds the side.
+// A side of C at most this wide may take the narrow tiles; their widths: the narrowest
+// wgmma N of these that holds the side.
+constexpr int64_t kMaxNarrowSide = 64;
 int narrow_cols(int64_t side) { return side <= 16 ? 16 : side <= 32 ? 32 : 64; }
 
 // `plan` (tile and swap set) with its split-K: only for single products that leave SMs
@@ -568,6 +558,14 @@ FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs&
 }
 
 }  // namespace
+
+bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev) {
+  // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
+  constexpr int64_t kMaxCoord = INT32_MAX - 256;
+  return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
+         args.batch.count <= INT32_MAX &&
+         wgmma_usable(dev, FusedTraits<TcMethod::kTf32Tf32, 2, kWideCols>::kSmemBytes);
+}
 
 // Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with
 // that side on the tile's rows (the call is swapped when it is n).

@@ -1,5 +1,6 @@
 """The fused Hopper family (operands split inside the kernel; ECGEMM_FAMILY=fused_wgmma)
-on every mode, transpose, TMA source (K-major, M/N-major, unaligned -> copied by the transform threads),
+on every mode, transpose, TMA source (K-major, M/N-major; one map, four class maps where a base or
+leading dimension is off 16 bytes, copies by the transform threads),
 tile shape (128 x 128, and 64 x 128 with and without the swap) and split-K, against
 an FP64 product and cuBLAS SGEMM on the same inputs."""
 import pytest
@@ -29,7 +30,7 @@ def fused_route(monkeypatch):
 @pytest.mark.parametrize("m,n,k", SHAPES)
 @pytest.mark.parametrize("aligned", [True, False], ids=["tma", "global"])
 def test_fused_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
-    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: no TMA
+    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: class maps
     check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
 
 
@@ -59,47 +60,63 @@ def test_default_rule_sends_one_skinny_side_to_the_fused_family(handle, monkeypa
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
 @pytest.mark.parametrize("m,n,k", [(130, 257, 300), (300, 64, 2000), (1, 700, 513),
                                    (257, 129, 64 * 37 + 5)])
-def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
-    check_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k)
+def test_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+    check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k)
 
 
-def check_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
-    """An operand TMA cannot address is copied by the transform threads into the staging
-    layout TMA writes: the same values, 16-byte aligned or not, give the same bits."""
+# (ld % 4, offset in floats): every shift of the four class maps, on either side; a base
+# off 16 bytes with an aligned ld.
+PLACEMENTS = [(1, 1), (2, 2), (3, 3), (1, 0), (3, 2), (0, 1)]
+
+
+def check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+    """An operand whose base or leading dimension is off 16 bytes is loaded through four
+    class maps (or, with fewer than four lines, copied by the transform threads) into the
+    values TMA loads: every placement of the same values gives the bits of the aligned one."""
     a, b = make_problem(ta, tb, m, n, k, seed=m + n + k)
-    outs = []
-    for aligned in (True, False):
-        def place(x):  # aligned: ld a multiple of 4 floats; else odd, and 4 bytes in
-            ld, offset = ((x.rows + 3) // 4 * 4, 0) if aligned else (x.rows + 1 + x.rows % 2, 1)
-            return ColMajor(x.view(), ld, offset)
+
+    def place(x, residue, offset):  # ld: the smallest above rows (+1) with ld % 4 == residue
+        ld = x.rows + 1 + (residue - x.rows - 1) % 4
+        return ColMajor(x.view(), ld, offset)
+
+    def product(pa, pb):
         c = ColMajor(torch.full((m, n), float("nan"), device="cuda"), m)
-        assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, place(a), place(b), 0.0, c) == STATUS["SUCCESS"]
-        outs.append(c.view().clone())
-    assert torch.isfinite(outs[0]).all()
-    assert torch.equal(outs[0], outs[1])
+        assert sgemm(handle, mode, ta, tb, m, n, k, 1.0, place(a, *pa), place(b, *pb), 0.0,
+                     c) == STATUS["SUCCESS"]
+        return c.view().clone()
+
+    aligned = product((0, 0), (0, 0))
+    assert torch.isfinite(aligned).all()
+    for i, pa in enumerate(PLACEMENTS):
+        pb = PLACEMENTS[(i + 2) % len(PLACEMENTS)]
+        assert torch.equal(product(pa, pb), aligned), (pa, pb)
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
-def test_pointer_array_batch_gives_the_strided_tma_bits(handle, mode, ta, tb):
-    check_pointer_array_batch_gives_the_strided_bits(handle, mode, ta, tb, 130, 72, 300, 3)
+def test_copied_batches_give_the_strided_tma_bits(handle, mode, ta, tb):
+    check_copied_batches_give_the_strided_bits(handle, mode, ta, tb, 130, 72, 300, 3)
 
 
-def check_pointer_array_batch_gives_the_strided_bits(handle, mode, ta, tb, m, n, k, count):
-    """A pointer-array batch is copied by the transform threads; the same products as a
-    strided batch of 16-byte aligned rows (TMA) give the same bits. Returns the operand
-    stacks and the product stack."""
+def check_copied_batches_give_the_strided_bits(handle, mode, ta, tb, m, n, k, count):
+    """A pointer-array batch, and a strided one whose stride is off 16 bytes, are copied by
+    the transform threads; the same products as a strided batch of 16-byte aligned rows
+    (TMA) give the same bits. Returns the operand stacks and the product stack."""
     from test_c_batched_gpu import Stack, batched
     a_shape = (m, k) if ta == "N" else (k, m)
     b_shape = (k, n) if tb == "N" else (n, k)
     lda, ldb = (a_shape[0] + 3) // 4 * 4, (b_shape[0] + 3) // 4 * 4
-    a = Stack(count, *a_shape, lda, lda * a_shape[1], seed=3)
-    b = Stack(count, *b_shape, ldb, ldb * b_shape[1], seed=4)
     outs = []
-    for form in ("strided", "array"):
+    for form, skew in (("strided", 0), ("array", 0), ("strided", 1), ("strided", 2)):
+        # the same values (same seeds) with batch strides skew floats past 16-byte rows
+        a = Stack(count, *a_shape, lda, lda * a_shape[1] + skew, seed=3)
+        b = Stack(count, *b_shape, ldb, ldb * b_shape[1] + 3 * skew, seed=4)
+        if not outs:
+            first = (a, b)
         c = Stack(count, m, n, m, m * n, fill=float("nan"))
         assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
         outs.append(c.views().clone())
     assert torch.isfinite(outs[0]).all()
-    assert torch.equal(outs[0], outs[1])
-    return a, b, outs[0]
+    for form, out in zip(("array", "strided +1", "strided +2"), outs[1:]):
+        assert torch.equal(outs[0], out), form
+    return first[0], first[1], outs[0]

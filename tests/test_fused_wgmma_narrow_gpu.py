@@ -1,14 +1,14 @@
 """fused_wgmma's narrow tiles (ECGEMM_FAMILY=fused_wgmma:narrow): a side of C at most 64 wide
 on the tile's N (16, 32 or 64) against 128 rows of the long side, on either side of C, in the
-corrected modes; every transpose, TMA and copied operands, split-K and batches, against an FP64
-product and cuBLAS SGEMM on the same inputs, C poisoned; copied operands and pointer-array
-batches bit-identical to the TMA path."""
+corrected modes; every transpose, aligned and unaligned operands, split-K and batches, against an
+FP64 product and cuBLAS SGEMM on the same inputs, C poisoned; unaligned operands (class maps or
+copies) and copied batches bit-identical to the aligned ones."""
 import pytest
 
 from test_c_abi_gpu import (check_nan_inf_alpha_beta, check_product, cublas_sgemm, expected_class_ok,
                             handle, op, rel, torch)  # noqa: F401 (handle: fixture)
-from test_fused_wgmma_gpu import (check_copied_operands_give_the_tma_bits,
-                                  check_pointer_array_batch_gives_the_strided_bits)
+from test_fused_wgmma_gpu import (check_copied_batches_give_the_strided_bits,
+                                  check_unaligned_operands_give_the_tma_bits)
 from test_simt_stream_gpu import plan
 
 pytestmark = pytest.mark.gpu
@@ -45,7 +45,7 @@ def test_the_pin_plans_the_narrowest_tile(handle, mode, m, n, k):
 @pytest.mark.parametrize("m,n,k", SHAPES)
 @pytest.mark.parametrize("aligned", [True, False], ids=["tma", "global"])
 def test_narrow_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
-    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: no TMA
+    pad, offset = (0, 0) if aligned else (3, 1)  # ld % 4 != 0 and a 4-byte offset: class maps
     check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
 
 
@@ -57,21 +57,20 @@ def test_narrow_nan_inf_alpha_beta(handle, mode, m, n, k):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
-@pytest.mark.parametrize("m,n,k", [(16, 1000, 257), (1000, 17, 513), (129, 33, 64 * 37 + 5),
-                                   (40, 1000, 20000)])
-def test_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
-    check_copied_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k)
+@pytest.mark.parametrize("m,n,k", [(3, 700, 300), (16, 1000, 257), (1000, 17, 513),
+                                   (129, 33, 64 * 37 + 5), (40, 1000, 20000)])
+def test_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+    check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k)
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
 @pytest.mark.parametrize("m,n", [(700, 24), (9, 700)])
 def test_batches_pointer_array_give_the_strided_bits(handle, mode, ta, tb, m, n):
-    # Batches take the narrow tiles too (grid.y walks the products); a pointer-array batch is
-    # copied by the transform threads and gives the strided (TMA) batch's bits, each product
-    # within the mode's class.
+    # Batches take the narrow tiles too (grid.y walks the products); copied batches give the
+    # strided (TMA) batch's bits, each product within the mode's class.
     k, count = 300, 3
-    a, b, out = check_pointer_array_batch_gives_the_strided_bits(handle, mode, ta, tb, m, n, k, count)
+    a, b, out = check_copied_batches_give_the_strided_bits(handle, mode, ta, tb, m, n, k, count)
     for z in range(count):
         opa, opb = op(a.view(z), ta), op(b.view(z), tb)
         ref = opa.double() @ opb.double()

@@ -12,11 +12,18 @@
 //    transform threads (128, or 256 beside a single consumer) split each unit with
 //    split.cuh (the numerics lab's definition, bit for bit) and store hi and lo in the
 //    K-major, 128-byte-swizzled stage layout wgmma reads.
-//    An operand TMA cannot address (base or leading dimension not 16-byte aligned, a
-//    pointer-array batch) is copied into the same staging layout by every transform
-//    thread, 4-byte cp.async a warp reading 128 contiguous bytes (copy_unit). (Read
-//    straight from global memory by the split, such operands ran at about half the TMA
-//    path's speed: bench/results/README.md#narrow.)
+//    An operand whose base or leading dimension is not 16-byte aligned goes to a kernel
+//    of its own (kGeneral) that loads it by the copy engine too, through four maps: one
+//    per residue class mod 4 of its lines (rows, or K for an M/N-major operand), whose
+//    stride, 4 lines, is 16-byte aligned for any leading dimension; each box starts at an
+//    aligned coordinate and reads 16 bytes past the line (Staging::kClasses; the staging
+//    layout is class by class, the split reads each line at its shift: class_line,
+//    class_phase_row, shifted). Against the 4-byte copies that path replaced: 1.16-1.42x
+//    on the 128 x 128 tiles, 1.04-1.2x on the narrow ones, the same bits; the narrow
+//    tiles still run ~1.4x the TMA kernel's time on the same shape aligned
+//    (bench/results/README.md#aligned-copies). A pointer-array batch, a batch stride off
+//    16 bytes, or fewer than 4 lines are copied into the TMA layout by every transform
+//    thread, 4-byte cp.async a warp reading 128 contiguous bytes (copy_unit).
 //  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
 //    (sm90/wgmma_consumer.cuh), then the epilogue (common/epilogue.cuh), or split-K
 //    partials for the common reducer.
@@ -45,10 +52,12 @@ namespace {
 constexpr int kUnitK = 32;            // FP32 elements of K per staging unit (128 bytes)
 constexpr int kStageRowBytes = 128;   // K bytes per hi/lo stage: one swizzle row
 constexpr int kWideCols = 128;        // the N side of every tile but the narrow ones
-constexpr int kStagingUnits = 3;      // FP32 units in flight ahead of the split
-constexpr int kSmemBudget = 224 * 1024;
+constexpr int kSmemBudget = 225 * 1024;  // of sm_90's 227 KB: the alignment pad, the barriers
 constexpr int kSmemAlign = 1024;      // 128-byte swizzle atom
 constexpr int kTransformBarrier = 1;  // named barrier of the transform warpgroup
+constexpr int kClasses = 4;           // residue classes of a class-mapped operand's lines
+constexpr int kClassLines = kUnitK / kClasses;  // K lines of one class in a unit (M/N-major)
+constexpr int kClassPad = 4;          // floats a class box reads past a line: its shift
 
 // An operand's unit in its staging slot (TMA's box layout, whoever copied it).
 enum class Source : int32_t {
@@ -56,7 +65,37 @@ enum class Source : int32_t {
   kMnMajor,  // rows contiguous: 32 K rows of kRows floats
 };
 
-template <TcMethod M, int kConsumers, int kCols>
+// How an operand's units reach its staging slot.
+enum class Staging : int32_t {
+  kTma,      // one tensor map: 16-byte aligned base, leading dimension and batch stride
+  kClasses,  // kClasses tensor maps, class c holding lines c, c + 4, ... from its base
+             // aligned down by `shift` elements (0..3); a box starts at a 16-byte aligned
+             // coordinate, as the copy engine requires, and reads kClassPad floats more
+             // than a line, so that it holds the line's unit at offset `shift` (unswizzled)
+  kCopies,   // copied by the transform threads (copy_unit), in kTma's layout
+};
+
+// Bytes of one unit of a kRows-row side as each staging lays it out.
+constexpr int round_up_to(int x, int to) { return (x + to - 1) / to * to; }
+constexpr int tma_box_bytes(int rows) { return rows * kUnitK * 4; }
+// K-major class box: rows / 4 rows of kUnitK + kClassPad floats, 128-byte aligned (the
+// copy engine's shared-memory alignment).
+constexpr int class_box_k(int rows) {
+  return round_up_to(rows / kClasses * (kUnitK + kClassPad) * 4, 128);
+}
+// M/N-major class box: kClassLines K lines of rows + kClassPad floats.
+constexpr int class_box_mn(int rows) { return kClassLines * (rows + kClassPad) * 4; }
+// A side's room in a staging slot: 1024-byte swizzle atoms, for a TMA-laid-out side after it.
+constexpr int slot_bytes(int rows, bool general) {
+  return general ? round_up_to(std::max({tma_box_bytes(rows), kClasses * class_box_k(rows),
+                                         kClasses * class_box_mn(rows)}),
+                               1024)
+                 : tma_box_bytes(rows);
+}
+
+// kGeneral: the kernel that takes class-mapped and copied operands (its staging slots
+// hold a class layout's padded lines).
+template <TcMethod M, int kConsumers, int kCols, bool kGeneral>
 struct FusedTraits {
   static constexpr int kTileM = 64 * kConsumers;
   static constexpr bool kNarrow = kCols < kWideCols;
@@ -73,12 +112,15 @@ struct FusedTraits {
   static constexpr int kTransformRegs = kNarrow ? 96 : kConsumers == 1 ? 128 : 56;
   static constexpr int kConsumerRegs = kNarrow ? 160 : kConsumers == 1 ? 232 : 224;
   static constexpr int kUnitsPerStage = uses_half(M) ? 2 : 1;  // 128 bytes of FP16 = 64 K
-  static constexpr int kBoxA = kTileM * kUnitK * 4;
-  static constexpr int kBoxB = kCols * kUnitK * 4;
-  static constexpr int kStagingBytes = kBoxA + kBoxB;
+  static constexpr int kSlotA = slot_bytes(kTileM, kGeneral);
+  static constexpr int kStagingBytes = kSlotA + slot_bytes(kCols, kGeneral);
   static constexpr int kPlaneA = kTileM * kStageRowBytes;
   static constexpr int kPlaneB = kCols * kStageRowBytes;
   static constexpr int kStageBytes = (uses_lo(M) ? 2 : 1) * (kPlaneA + kPlaneB);
+  // FP32 units in flight ahead of the split: 3, or 2 where 3 would leave the stage ring
+  // one slot (the general kernel's 128 x 128 tiles).
+  static constexpr int kStagingUnits =
+      (kSmemBudget - 3 * kStagingBytes) / kStageBytes >= 2 ? 3 : 2;
   static constexpr int kStages =
       std::min(4, (kSmemBudget - kStagingUnits * kStagingBytes) / kStageBytes);
   static constexpr int kSmemBytes =
@@ -93,8 +135,14 @@ struct Operand {
   const float* const* array = nullptr;  // pointer-array form (device memory)
   int64_t stride_r = 0, stride_k = 0, batch_stride = 0, rows = 0;
   Source source = Source::kKMajor;
-  bool tma = false;  // else copied by the transform threads (copy_unit)
+  Staging staging = Staging::kCopies;
+  uint32_t shifts = 0;      // kClasses: class c's shift in bits 2c, 2c + 1
+  uint32_t unit_bytes = 0;  // what the copy engine writes for one unit (0: copied)
 };
+
+__host__ __device__ inline int shift_of(uint32_t shifts, int c) {
+  return static_cast<int>(shifts >> (2 * c) & 3);
+}
 
 struct Problem {
   Operand a, b;  // a: the tile's rows, b: its columns (exchanged when swapped)
@@ -113,8 +161,12 @@ struct Problem {
 };
 
 struct Maps {
-  CUtensorMap a, b;
+  CUtensorMap a[kClasses], b[kClasses];  // [0] only for Staging::kTma
 };
+
+__host__ __device__ inline int maps_of(const Operand& op) {
+  return op.staging == Staging::kTma ? 1 : op.staging == Staging::kClasses ? kClasses : 0;
+}
 
 #if defined(ECGEMM_SM90A_DEVICE)
 using namespace sm90;
@@ -149,16 +201,43 @@ __device__ __forceinline__ void split_chunk(const float (&x)[kE], uint32_t (&h)[
   }
 }
 
+// The staging line of K index kk in an M/N-major class layout (class kk % 4 first).
+__device__ __forceinline__ int class_line(int kk) {
+  return (kk % kClasses) * kClassLines + kk / kClasses;
+}
+
+// The tile row split thread t keeps in a K-major class layout, a permutation of each 32
+// rows: the 8 rows of a phase of a 16-byte access lie in 8 distinct rows mod 8 (the
+// planes' swizzle) and 8 distinct rows / 4 mod 8 (the class boxes' 16-byte bank groups:
+// their rows are 9 groups apart), so that neither the staging reads nor the plane
+// writes conflict.
+__device__ __forceinline__ int class_phase_row(int t) {
+  const int i = t & 7, phase = (t >> 3) & 3;
+  return (t & ~31) | (i << 2) | (((i >> 1) + phase) & 3);
+}
+
+// x[e] = w[e + shift] for shift in 0..3: two levels of selects on the shift's bits.
+template <int kE>
+__device__ __forceinline__ void shifted(const float (&w)[kE + kClassPad], int shift,
+                                        float (&x)[kE]) {
+  float half[kE + 2];
+#pragma unroll
+  for (int i = 0; i < kE + 2; ++i) half[i] = shift & 1 ? w[i + 1] : w[i];
+#pragma unroll
+  for (int e = 0; e < kE; ++e) x[e] = shift & 2 ? half[e + 2] : half[e];
+}
+
 // One unit of one operand into its hi/lo planes. Thread t keeps row t % kRows and
 // takes every (128 / kRows)-th chunk column, so each 8-thread phase of a 16-byte
 // access touches 8 distinct swizzle positions: no bank conflicts in the staging reads
 // or the plane writes. One test of split.cuh's special rules per 8 values picks the
 // branch-free formulas (the common case: one basic block the compiler can schedule).
 // A narrow tile's columns have fewer such groups than there are transform threads: the
-// first kThreads take them, whole warps, and the others pass.
-template <TcMethod M, int kRows, int kTransformThreads, Source kSource>
+// first kThreads take them, whole warps, and the others pass. kClassLayout: the unit
+// was staged class by class (Staging::kClasses, with Operand's `shifts`).
+template <TcMethod M, int kRows, int kTransformThreads, Source kSource, bool kClassLayout>
 __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char* lo,
-                                                int unit_in_stage) {
+                                                int unit_in_stage, uint32_t shifts) {
   constexpr int kE = uses_half(M) ? 8 : 4;  // FP32 values per stored 16-byte chunk
   constexpr int kChunks = kUnitK / kE;      // chunks of one row in one unit
   // Chunks per test of the special rules: 8 values, one basic block of arithmetic.
@@ -170,15 +249,33 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
                 "whole passes of whole warps");
   if (kThreads < kTransformThreads && static_cast<int>(threadIdx.x) >= kThreads) return;
   constexpr int kStep = kThreads / kRows;  // chunk columns between passes
-  const int row = threadIdx.x % kRows, swizzle = row & 7;
+  constexpr bool kK = kSource == Source::kKMajor;
+  const int t = static_cast<int>(threadIdx.x) % kRows;
+  const int row = kClassLayout && kK && kRows % 32 == 0 ? class_phase_row(t) : t;
+  const int swizzle = row & 7;
   const int first_chunk = threadIdx.x / kRows;
   char* const hi_row = hi + row * kStageRowBytes;
   char* const lo_row = lo + row * kStageRowBytes;
+  // K-major class layout: the row's padded line in its class's box, and its shift.
+  constexpr int kClassRowBytes = (kUnitK + kClassPad) * 4;
+  const char* const class_row = box + row % kClasses * class_box_k(kRows) + row / kClasses * kClassRowBytes;
+  const int row_shift = shift_of(shifts, row % kClasses);
+  // M/N-major class layout: K lines of kRows + kClassPad floats, line kk's shift by kk % 4.
+  constexpr int kMnLine = kClassLayout ? kRows + kClassPad : kRows;
+  const float* const column = reinterpret_cast<const float*>(box) + row;
   auto load_group = [&](int pass, float (&x)[kGroup][kE]) {
 #pragma unroll
     for (int g = 0; g < kGroup; ++g) {
       const int cc = first_chunk + (pass + g) * kStep;
-      if constexpr (kSource == Source::kKMajor) {  // 128-byte rows, chunks swizzled by row
+      if constexpr (kK && kClassLayout) {  // the chunk's kE floats and the next 16 bytes
+        float w[kE + kClassPad];
+#pragma unroll
+        for (int q = 0; q <= kE / 4; ++q) {
+          const float4 v = *reinterpret_cast<const float4*>(class_row + (cc * kE / 4 + q) * 16);
+          w[4 * q] = v.x, w[4 * q + 1] = v.y, w[4 * q + 2] = v.z, w[4 * q + 3] = v.w;
+        }
+        shifted<kE>(w, row_shift, x[g]);
+      } else if constexpr (kK) {  // 128-byte rows, chunks swizzled by row
         const char* src = box + row * kStageRowBytes;
 #pragma unroll
         for (int q = 0; q < kE / 4; ++q) {
@@ -186,10 +283,14 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
               *reinterpret_cast<const float4*>(src + (((cc * kE / 4 + q) ^ swizzle) << 4));
           x[g][4 * q] = v.x, x[g][4 * q + 1] = v.y, x[g][4 * q + 2] = v.z, x[g][4 * q + 3] = v.w;
         }
-      } else {  // K rows of kRows floats
-        const float* column = reinterpret_cast<const float*>(box) + row;
+      } else {  // K rows of kMnLine floats
 #pragma unroll
-        for (int e = 0; e < kE; ++e) x[g][e] = column[(cc * kE + e) * kRows];
+        for (int e = 0; e < kE; ++e) {
+          const int kk = cc * kE + e;
+          x[g][e] = kClassLayout
+                        ? column[class_line(kk) * kMnLine + shift_of(shifts, e % kClasses)]
+                        : column[kk * kMnLine];
+        }
       }
     }
   };
@@ -230,13 +331,46 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
   }
 }
 
-template <TcMethod M, int kRows, int kTransformThreads>
+// kGeneral: the kernel may see class-mapped operands (the TMA kernel never does).
+template <TcMethod M, int kRows, int kTransformThreads, bool kGeneral>
 __device__ __forceinline__ void split_unit(const Operand& op, const char* box, char* hi, char* lo,
                                            int unit_in_stage) {
-  if (op.source == Source::kKMajor)
-    split_unit_from<M, kRows, kTransformThreads, Source::kKMajor>(box, hi, lo, unit_in_stage);
-  else
-    split_unit_from<M, kRows, kTransformThreads, Source::kMnMajor>(box, hi, lo, unit_in_stage);
+  constexpr Source kK = Source::kKMajor, kMn = Source::kMnMajor;
+  if (kGeneral && op.staging == Staging::kClasses) {
+    if (op.source == kK)
+      split_unit_from<M, kRows, kTransformThreads, kK, true>(box, hi, lo, unit_in_stage, op.shifts);
+    else
+      split_unit_from<M, kRows, kTransformThreads, kMn, true>(box, hi, lo, unit_in_stage, op.shifts);
+  } else {
+    if (op.source == kK)
+      split_unit_from<M, kRows, kTransformThreads, kK, false>(box, hi, lo, unit_in_stage, 0);
+    else
+      split_unit_from<M, kRows, kTransformThreads, kMn, false>(box, hi, lo, unit_in_stage, 0);
+  }
+}
+
+// Part `c` (0..kClasses-1) of the copy engine's loads of one unit of `op` into its staging
+// slot `dst`: class c's box, or for a single map its box as part 0 (none for a copied
+// operand); completion is counted on `bar`. kGeneral as split_unit's.
+template <int kRows, bool kGeneral>
+__device__ __forceinline__ void load_unit_part(const Operand& op,
+                                               const CUtensorMap (&maps)[kClasses], uint32_t dst,
+                                               int32_t k0, int32_t r0, int32_t z, uint32_t bar,
+                                               int c) {
+  const bool k_major = op.source == Source::kKMajor;
+  if (!kGeneral || op.staging == Staging::kTma) {
+    if (c != 0) return;
+    if (k_major) tma_load_3d(dst, &maps[0], k0, r0, z, bar);
+    else tma_load_3d(dst, &maps[0], r0, k0, z, bar);
+  } else if (op.staging == Staging::kClasses) {
+    // Class c's lines are c, c + 4, ...: K-major, rows r0 / 4 on of its map (r0 % 4 == 0);
+    // M/N-major, K lines k0 / 4 on (k0 % 32 == 0). The box starts at the unit's first
+    // coordinate in the map, 16-byte aligned: the unit's first element is `shift` in.
+    if (k_major)
+      tma_load_3d(dst + c * class_box_k(kRows), &maps[c], k0, r0 / kClasses, z, bar);
+    else
+      tma_load_3d(dst + c * class_box_mn(kRows), &maps[c], r0, k0 / kClasses, z, bar);
+  }
 }
 
 // One unit of an operand TMA cannot address (Operand::tma false), copied by the transform
@@ -279,52 +413,62 @@ __device__ __forceinline__ void copy_unit(const Operand& op, const float* base, 
     copy_unit_as<kRows, kThreads, Source::kMnMajor>(op, base, box, row0, k0, k);
 }
 
-// kCopies: some operand is copied by the transform threads (copy_unit); a kernel of its
-// own, so that the TMA path's code is as it was without them (with them, its 128 x 128
-// tiles ran 10-16% slower: bench/results/README.md#narrow).
-template <TcMethod M, int kConsumers, int kCols, bool kCopies>
+// kGeneral: some operand is class-mapped or copied by the transform threads (copy_unit); a
+// kernel of its own, so that the TMA path's code is as it was without them (with copies,
+// its 128 x 128 tiles ran 10-16% slower: bench/results/README.md#narrow).
+template <TcMethod M, int kConsumers, int kCols, bool kGeneral>
 __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, const Tile& tile,
                                           int64_t z, int64_t first, int64_t units, char* smem,
                                           uint32_t smem_addr, uint32_t staged, uint32_t full,
                                           uint32_t empty) {
-  using T = FusedTraits<M, kConsumers, kCols>;
-  const uint32_t tx = (p.a.tma ? T::kBoxA : 0) + (p.b.tma ? T::kBoxB : 0);
-  const float* base_a = kCopies && !p.a.tma ? product_base(p.a, z) : nullptr;
-  const float* base_b = kCopies && !p.b.tma ? product_base(p.b, z) : nullptr;
+  using T = FusedTraits<M, kConsumers, kCols, kGeneral>;
+  constexpr int kStagingUnits = T::kStagingUnits;
+  const bool copy_a = kGeneral && p.a.staging == Staging::kCopies;
+  const bool copy_b = kGeneral && p.b.staging == Staging::kCopies;
+  const bool copies = copy_a || copy_b;  // else no cp.async group is made or waited for
+  const uint32_t tx = kGeneral ? p.a.unit_bytes + p.b.unit_bytes
+                               : tma_box_bytes(T::kTileM) + tma_box_bytes(kCols);
+  const float* base_a = copy_a ? product_base(p.a, z) : nullptr;
+  const float* base_b = copy_b ? product_base(p.b, z) : nullptr;
   // A broadcast operand (batch stride 0) has a one-product tensor map.
   const int32_t za = p.a.batch_stride ? static_cast<int32_t>(z) : 0;
   const int32_t zb = p.b.batch_stride ? static_cast<int32_t>(z) : 0;
-  const bool issuer = threadIdx.x == 0 && tx != 0;
+  // The copy engine's issuers: thread 0 in the TMA kernel (two boxes a unit); in the general
+  // kernel lane 0 of each transform warp, warp w issuing part w % 4 of op(A) (warps 0-3)
+  // and of op(B) (warps 4-7, or 0-3 beside a single transform warpgroup), warp 0 the
+  // expected bytes. (One thread issuing the eight class boxes of a unit held the transform
+  // ~10% longer: bench/results/README.md#aligned-copies, call 9.)
+  const int warp = static_cast<int>(threadIdx.x) / 32, part = warp % kClasses;
+  constexpr bool kOneGroup = T::kTransformThreads == 32 * kClasses;
+  const bool part_a = !kGeneral || kOneGroup || warp < kClasses;
+  const bool part_b = !kGeneral || kOneGroup || warp >= kClasses;
+  const bool issuer = tx != 0 && (kGeneral ? threadIdx.x % 32 == 0 : threadIdx.x == 0);
   auto issue = [&](int64_t u) {
     const uint32_t slot = static_cast<uint32_t>(u % kStagingUnits), bar = staged + 8 * slot;
     const uint32_t dst = smem_addr + slot * T::kStagingBytes;
     const int32_t k0 = static_cast<int32_t>((first + u) * kUnitK);
     const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
-    mbarrier_arrive_expect_tx(bar, tx);
-    if (p.a.tma) {
-      if (p.a.source == Source::kKMajor) tma_load_3d(dst, &maps.a, k0, m0, za, bar);
-      else tma_load_3d(dst, &maps.a, m0, k0, za, bar);
-    }
-    if (p.b.tma) {
-      if (p.b.source == Source::kKMajor) tma_load_3d(dst + T::kBoxA, &maps.b, k0, n0, zb, bar);
-      else tma_load_3d(dst + T::kBoxA, &maps.b, n0, k0, zb, bar);
-    }
+    if (warp == 0) mbarrier_arrive_expect_tx(bar, tx);
+    if (part_a) load_unit_part<T::kTileM, kGeneral>(p.a, maps.a, dst, k0, m0, za, bar, part);
+    if (part_b)
+      load_unit_part<kCols, kGeneral>(p.b, maps.b, dst + T::kSlotA, k0, n0, zb, bar, part);
   };
-  // The operands TMA cannot address: every transform thread's copies of unit u, one
-  // cp.async group a unit (empty past the last), so that a wait counts units.
+  // The copied operands: every transform thread's copies of unit u, one cp.async group a
+  // unit (empty past the last), so that a wait counts units.
   auto copy = [&](int64_t u) {
+    if (!copies) return;
     if (u < units) {
       const uint32_t dst = smem_addr + static_cast<uint32_t>(u % kStagingUnits) * T::kStagingBytes;
       const int64_t k0 = (first + u) * kUnitK;
-      if (!p.a.tma) copy_unit<T::kTileM, T::kTransformThreads>(p.a, base_a, dst, tile.m0, k0, p.k);
-      if (!p.b.tma)
-        copy_unit<kCols, T::kTransformThreads>(p.b, base_b, dst + T::kBoxA, tile.n0, k0, p.k);
+      if (copy_a) copy_unit<T::kTileM, T::kTransformThreads>(p.a, base_a, dst, tile.m0, k0, p.k);
+      if (copy_b)
+        copy_unit<kCols, T::kTransformThreads>(p.b, base_b, dst + T::kSlotA, tile.n0, k0, p.k);
     }
     cp_async_commit();
   };
   if (issuer)
     for (int64_t u = 0; u < min(static_cast<int64_t>(kStagingUnits), units); ++u) issue(u);
-  if constexpr (kCopies) {
+  if (copies) {
     for (int64_t u = 0; u < kStagingUnits; ++u) copy(u);
     cp_async_wait<kStagingUnits - 1>();
     named_barrier_sync(kTransformBarrier, T::kTransformThreads);  // unit 0, every thread's share
@@ -340,20 +484,20 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
       mbarrier_wait(empty + 8 * s, static_cast<uint32_t>(stage / T::kStages - 1) & 1);
     char* const planes = ring + s * T::kStageBytes;
     const char* const box = smem + slot * T::kStagingBytes;
-    split_unit<M, T::kTileM, T::kTransformThreads>(p.a, box, planes,
-                                                   planes + T::kPlaneA + T::kPlaneB, unit_in_stage);
-    split_unit<M, kCols, T::kTransformThreads>(p.b, box + T::kBoxA, planes + T::kPlaneA,
-                                                   planes + 2 * T::kPlaneA + T::kPlaneB,
-                                                   unit_in_stage);
+    split_unit<M, T::kTileM, T::kTransformThreads, kGeneral>(
+        p.a, box, planes, planes + T::kPlaneA + T::kPlaneB, unit_in_stage);
+    split_unit<M, kCols, T::kTransformThreads, kGeneral>(
+        p.b, box + T::kSlotA, planes + T::kPlaneA, planes + 2 * T::kPlaneA + T::kPlaneB,
+        unit_in_stage);
     if (unit_in_stage == T::kUnitsPerStage - 1) {
       fence_proxy_async();  // the stores above are read by wgmma (the async proxy)
       mbarrier_arrive(full + 8 * s);
     }
-    if constexpr (kCopies) cp_async_wait<kStagingUnits - 2>();  // this thread's share of unit u + 1
+    if (copies) cp_async_wait<kStagingUnits - 2>();  // this thread's share of unit u + 1
     // The staging slot read by all (and unit u + 1's copies seen by all).
     named_barrier_sync(kTransformBarrier, T::kTransformThreads);
     if (issuer && u + kStagingUnits < units) issue(u + kStagingUnits);
-    if constexpr (kCopies) copy(u + kStagingUnits);
+    copy(u + kStagingUnits);
   }
 }
 
@@ -378,13 +522,14 @@ __device__ __forceinline__ void store_tile(const Accumulators<kCols>& acc, const
 }
 #endif  // ECGEMM_SM90A_DEVICE
 
-template <TcMethod M, int kConsumers, int kCols, bool kCopies>
-__global__ void __launch_bounds__(FusedTraits<M, kConsumers, kCols>::kThreads, 1)
+template <TcMethod M, int kConsumers, int kCols, bool kGeneral>
+__global__ void __launch_bounds__(FusedTraits<M, kConsumers, kCols, kGeneral>::kThreads, 1)
 fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();      // a split-K reduction, or the next call, may queue up
-  using T = FusedTraits<M, kConsumers, kCols>;
+  using T = FusedTraits<M, kConsumers, kCols, kGeneral>;
+  constexpr int kStagingUnits = T::kStagingUnits;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
@@ -403,15 +548,15 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
     for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
     init_stage_ring(full, empty, T::kStages, T::kTransformThreads, 4 * kConsumers);
     fence_barrier_init();
-    if (p.a.tma) prefetch_tensor_map(&maps.a);
-    if (p.b.tma) prefetch_tensor_map(&maps.b);
+    for (int c = 0; c < (kGeneral ? maps_of(p.a) : 1); ++c) prefetch_tensor_map(&maps.a[c]);
+    for (int c = 0; c < (kGeneral ? maps_of(p.b) : 1); ++c) prefetch_tensor_map(&maps.b[c]);
   }
   __syncthreads();
 
   const int group = threadIdx.x / 128;
   if (group < T::kTransformGroups) {
     release_registers<T::kTransformRegs>();
-    transform<M, kConsumers, kCols, kCopies>(maps, p, tile, z, first, units, smem, smem_addr,
+    transform<M, kConsumers, kCols, kGeneral>(maps, p, tile, z, first, units, smem, smem_addr,
                                              staged, full, empty);
   } else {
     claim_registers<T::kConsumerRegs>();
@@ -446,55 +591,88 @@ Operand side(const OperandView& v, const float* const* array, int64_t batch_stri
   return op;
 }
 
-// The staging layout of `op`, and whether the copy engine fills it (16-byte aligned base,
-// leading dimension and batch stride: then `map` describes it); else the transform threads
-// copy it (copy_unit).
-bool encode_operand(CUtensorMap* map, Operand& op, int64_t k, int box_rows, int64_t batch) {
+// One map of `lines` lines of `inner` floats from `base`, `line_bytes` apart, in `batches`
+// products `batch_bytes` apart (or one); boxes of box_inner x box_lines.
+bool encode_map(CUtensorMap* map, const float* base, int64_t inner, int64_t lines,
+                int64_t batches, int64_t line_bytes, int64_t batch_bytes, int box_inner,
+                int box_lines, bool swizzle) {
   constexpr int64_t kMaxStride = int64_t(1) << 40;
-  const bool k_major = op.stride_k == 1;
-  op.source = k_major ? Source::kKMajor : Source::kMnMajor;
-  if (op.array) return false;
-  const int64_t ld = k_major ? op.stride_r : op.stride_k;
-  const bool batched = batch > 1 && op.batch_stride != 0;
-  const int64_t inner = k_major ? k : op.rows, outer = k_major ? op.rows : k;
-  const int64_t ld_bytes = ld * 4;
-  const int64_t batch_bytes = batched ? op.batch_stride * 4 : ld_bytes * outer;
-  if (reinterpret_cast<uintptr_t>(op.ptr) % 16 != 0 || ld_bytes % 16 != 0 ||
-      batch_bytes % 16 != 0 || batch_bytes <= 0 || ld_bytes >= kMaxStride ||
+  if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || line_bytes % 16 != 0 ||
+      batch_bytes % 16 != 0 || batch_bytes <= 0 || line_bytes >= kMaxStride ||
       batch_bytes >= kMaxStride)
     return false;
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
-                              static_cast<cuuint64_t>(batched ? batch : 1)};
-  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld_bytes),
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(lines),
+                              static_cast<cuuint64_t>(batches)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(line_bytes),
                                  static_cast<cuuint64_t>(batch_bytes)};
-  const cuuint32_t box[3] = {k_major ? static_cast<cuuint32_t>(kUnitK) : box_rows,
-                             k_major ? static_cast<cuuint32_t>(box_rows) : kUnitK, 1};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_inner),
+                             static_cast<cuuint32_t>(box_lines), 1};
   const cuuint32_t unit[3] = {1, 1, 1};
-  const CUresult r = tensor_map_encoder()(
-      map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(op.ptr), dims, strides, box,
-      unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      k_major ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
+  return tensor_map_encoder()(
+             map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(base), dims, strides,
+             box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+             swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// How `op` is staged, with its maps: one where the copy engine can address it as it is;
+// kClasses where only its base or leading dimension is off 16 bytes (class c: lines c,
+// c + 4, ..., 4 * ld floats apart, the base aligned down by shift[c] elements and the
+// extent grown by as many, so that the zero fill past each line's end is where the
+// single map's would be); else copies (a pointer array, a batch stride off 16 bytes, a
+// base off 4, or fewer than kClasses lines: a class would be empty).
+Staging encode_operand(CUtensorMap (&maps)[kClasses], Operand& op, int64_t k, int box_rows,
+                       int64_t batch) {
+  const bool k_major = op.stride_k == 1;
+  op.source = k_major ? Source::kKMajor : Source::kMnMajor;
+  if (op.array) return Staging::kCopies;
+  const int64_t ld = k_major ? op.stride_r : op.stride_k;
+  const bool batched = batch > 1 && op.batch_stride != 0;
+  const int64_t batches = batched ? batch : 1;
+  // Lines: rows of K (K-major) or K lines of rows (M/N-major).
+  const int64_t inner = k_major ? k : op.rows, lines = k_major ? op.rows : k;
+  const int box_inner = k_major ? kUnitK : box_rows, box_lines = k_major ? box_rows : kUnitK;
+  op.unit_bytes = static_cast<uint32_t>(tma_box_bytes(box_rows));
+  if (encode_map(&maps[0], op.ptr, inner, lines, batches, ld * 4,
+                 batched ? op.batch_stride * 4 : ld * 4 * lines, box_inner, box_lines, k_major))
+    return Staging::kTma;
+  op.unit_bytes = 0;
+  if (reinterpret_cast<uintptr_t>(op.ptr) % 4 != 0 || lines < kClasses) return Staging::kCopies;
+  op.shifts = 0;
+  for (int c = 0; c < kClasses; ++c) {
+    const float* line = op.ptr + c * ld;
+    const int shift = static_cast<int>(reinterpret_cast<uintptr_t>(line) % 16 / 4);
+    const int64_t class_lines = (lines - c + kClasses - 1) / kClasses;
+    op.shifts |= static_cast<uint32_t>(shift) << (2 * c);
+    if (!encode_map(&maps[c], line - shift, inner + shift, class_lines, batches,
+                    ld * 4 * kClasses,
+                    batched ? op.batch_stride * 4 : ld * 4 * kClasses * class_lines,
+                    box_inner + kClassPad, box_lines / kClasses, false))
+      return Staging::kCopies;
+  }
+  op.unit_bytes = static_cast<uint32_t>(kClasses * (box_inner + kClassPad) * (box_lines / kClasses) * 4);
+  return Staging::kClasses;
 }
 
 template <TcMethod M, int kConsumers, int kCols>
 cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
-  using T = FusedTraits<M, kConsumers, kCols>;
+  using T = FusedTraits<M, kConsumers, kCols, false>;
+  using G = FusedTraits<M, kConsumers, kCols, true>;
   Problem p;
   p.a = side(view_a(args), args.batch.a_array, args.batch.stride_a);
   p.b = side(view_b(args), args.batch.b_array, args.batch.stride_b);
   if (plan.swapped) std::swap(p.a, p.b);
   Maps maps{};
-  p.a.tma = encode_operand(&maps.a, p.a, args.k, T::kTileM, args.batch.count);
-  p.b.tma = encode_operand(&maps.b, p.b, args.k, kCols, args.batch.count);
+  p.a.staging = encode_operand(maps.a, p.a, args.k, T::kTileM, args.batch.count);
+  p.b.staging = encode_operand(maps.b, p.b, args.k, kCols, args.batch.count);
   constexpr auto kTmaKernel = fused_wgmma_kernel<M, kConsumers, kCols, false>;
-  constexpr auto kCopyKernel = fused_wgmma_kernel<M, kConsumers, kCols, true>;
-  const bool copies = !p.a.tma || !p.b.tma;
-  const auto kernel = copies ? kCopyKernel : kTmaKernel;
-  cudaError_t err = copies ? opt_in_shared_memory<kCopyKernel>(dev.ordinal, T::kSmemBytes)
-                           : opt_in_shared_memory<kTmaKernel>(dev.ordinal, T::kSmemBytes);
+  constexpr auto kGeneralKernel = fused_wgmma_kernel<M, kConsumers, kCols, true>;
+  const bool general = p.a.staging != Staging::kTma || p.b.staging != Staging::kTma;
+  const auto kernel = general ? kGeneralKernel : kTmaKernel;
+  const int smem = general ? G::kSmemBytes : T::kSmemBytes;
+  cudaError_t err = general ? opt_in_shared_memory<kGeneralKernel>(dev.ordinal, smem)
+                            : opt_in_shared_memory<kTmaKernel>(dev.ordinal, smem);
   if (err != cudaSuccess) return err;
   p.k = args.k;
   p.tiles_m = (p.a.rows + T::kTileM - 1) / T::kTileM;
@@ -514,7 +692,8 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
     p.batch_offset = part.batch.first;
     const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
                     static_cast<unsigned>(plan.splits));
-    return launch(first_kernel({grid, T::kThreads, T::kSmemBytes, stream}), kernel, maps, p);
+    return launch(first_kernel({grid, T::kThreads, static_cast<size_t>(smem), stream}), kernel,
+                  maps, p);
   });
   if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;
@@ -564,7 +743,7 @@ bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev) {
   constexpr int64_t kMaxCoord = INT32_MAX - 256;
   return args.k <= kMaxCoord && args.m <= kMaxCoord && args.n <= kMaxCoord &&
          args.batch.count <= INT32_MAX &&
-         wgmma_usable(dev, FusedTraits<TcMethod::kTf32Tf32, 2, kWideCols>::kSmemBytes);
+         wgmma_usable(dev, kSmemBudget + kSmemAlign);  // every fused_wgmma kernel's bound
 }
 
 // Tiles: 128 x 128 (two consumers) unless one side is at most 64, then 64 x 128 with

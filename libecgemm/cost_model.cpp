@@ -40,6 +40,10 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kSimtThin: return "simt/thin";
     case CostRow::kFusedWgmmaNarrowTf32Tf32: return "fused_wgmma_narrow/tf32tf32";
     case CostRow::kFusedWgmmaNarrowHalfHalf: return "fused_wgmma_narrow/halfhalf";
+    case CostRow::kFusedWgmmaGeneralTf32Tf32: return "fused_wgmma_general/tf32tf32";
+    case CostRow::kFusedWgmmaGeneralHalfHalf: return "fused_wgmma_general/halfhalf";
+    case CostRow::kFusedWgmmaNarrowGeneralTf32Tf32: return "fused_wgmma_narrow_general/tf32tf32";
+    case CostRow::kFusedWgmmaNarrowGeneralHalfHalf: return "fused_wgmma_narrow_general/halfhalf";
     case CostRow::kCount: break;
   }
   return "?";

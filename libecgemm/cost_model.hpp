@@ -57,6 +57,10 @@ enum class CostRow : int {
   kSimtThin,           // simt's thin tiles: a side <= 8, the long operand through a shared-memory ring
   kFusedWgmmaNarrowTf32Tf32,  // fused_wgmma's narrow tiles (N = 16 .. 64 against 128 long rows)
   kFusedWgmmaNarrowHalfHalf,
+  kFusedWgmmaGeneralTf32Tf32,  // fused_wgmma's tiles where an operand is off 16 bytes or copied
+  kFusedWgmmaGeneralHalfHalf,
+  kFusedWgmmaNarrowGeneralTf32Tf32,  // the narrow tiles there
+  kFusedWgmmaNarrowGeneralHalfHalf,
   kCount
 };
 const char* cost_row_name(CostRow row);

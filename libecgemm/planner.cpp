@@ -412,8 +412,8 @@ struct Describer {
                          a.tf32.splits);
   }
   int operator()(const FusedWgmmaPlan& f) const {
-    return std::snprintf(out, len, "tile=%dx%d%s splits=%d", 64 * f.consumers, f.cols,
-                         f.swapped ? " swapped" : "", f.splits);
+    return std::snprintf(out, len, "tile=%dx%d%s%s splits=%d", 64 * f.consumers, f.cols,
+                         f.swapped ? " swapped" : "", f.general ? " general" : "", f.splits);
   }
   int operator()(const FusedMmaPlan& f) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s%s", f.tile, f.tile, f.splits,
@@ -452,10 +452,16 @@ CostRow cost_row(const Plan& plan) {
       return plan.auto_scaled ? CostRow::kPlanesAuto
              : half           ? CostRow::kPlanesHalfHalf
                               : CostRow::kPlanesTf32Tf32;
-    case Family::kFusedWgmma:
-      if (std::get<FusedWgmmaPlan>(plan.detail).cols < 128)
+    case Family::kFusedWgmma: {
+      const FusedWgmmaPlan& f = std::get<FusedWgmmaPlan>(plan.detail);
+      if (f.cols < 128 && f.general)
+        return half ? CostRow::kFusedWgmmaNarrowGeneralHalfHalf
+                    : CostRow::kFusedWgmmaNarrowGeneralTf32Tf32;
+      if (f.cols < 128)
         return half ? CostRow::kFusedWgmmaNarrowHalfHalf : CostRow::kFusedWgmmaNarrowTf32Tf32;
+      if (f.general) return half ? CostRow::kFusedWgmmaGeneralHalfHalf : CostRow::kFusedWgmmaGeneralTf32Tf32;
       return half ? CostRow::kFusedWgmmaHalfHalf : CostRow::kFusedWgmmaTf32Tf32;
+    }
     case Family::kFusedMma:
       if (std::get<FusedMmaPlan>(plan.detail).fp32) return CostRow::kFusedMma32Fp32;
       if (std::get<FusedMmaPlan>(plan.detail).tile == 32)

@@ -38,7 +38,9 @@ FEATURES = ("1", "more launches", "waves", "serial", "megabytes", "chain", "clus
 ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/along_k", "gemv/along_len", "planes/tf32tf32", "planes/halfhalf", "planes/auto", "fused_wgmma/tf32tf32",
         "fused_wgmma/halfhalf", "fused_mma/tf32tf32", "fused_mma/halfhalf", "fused_mma32/tf32tf32",
         "fused_mma32/halfhalf", "fused_mma32/fp32", "gemv/along_len_cta", "gemv/lines", "simt/thin",
-        "fused_wgmma_narrow/tf32tf32", "fused_wgmma_narrow/halfhalf")  # CostRow's order
+        "fused_wgmma_narrow/tf32tf32", "fused_wgmma_narrow/halfhalf", "fused_wgmma_general/tf32tf32",
+        "fused_wgmma_general/halfhalf", "fused_wgmma_narrow_general/tf32tf32",
+        "fused_wgmma_narrow_general/halfhalf")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -124,8 +126,10 @@ def cost_row(text):
         return SIMT_ROWS.get(fields["tile"], "simt")
     if family == "fused_mma" and fields.get("tile") == "32x32":
         return f"fused_mma32/{method}"
-    if family == "fused_wgmma" and not fields.get("tile", "x128").endswith("x128"):  # the narrow tiles
-        return f"fused_wgmma_narrow/{method}"
+    if family == "fused_wgmma":  # the narrow tiles; the general kernel (an operand off 16 bytes or copied)
+        narrow = "" if fields.get("tile", "x128").endswith("x128") else "_narrow"
+        general = "_general" if "general" in text.split() else ""
+        return f"fused_wgmma{narrow}{general}/{method}"
     return f"{family}/{method}"
 
 
@@ -179,7 +183,8 @@ def fit(points):
 
 def family_of(row):
     """The kernel family a cost row prices: "fused_mma32/fp32" -> "fused_mma"."""
-    return row.split("/")[0].replace("fused_mma32", "fused_mma").replace("fused_wgmma_narrow", "fused_wgmma")
+    head = row.split("/")[0]
+    return "fused_wgmma" if head.startswith("fused_wgmma") else head.replace("fused_mma32", "fused_mma")
 
 
 def rescale(points, kept):

@@ -591,6 +591,22 @@ Operand side(const OperandView& v, const float* const* array, int64_t batch_stri
   return op;
 }
 
+// Whether the copy engine can address `op` through one map as it is: 16-byte aligned base,
+// leading dimension and batch stride, not a pointer array (encode_operand; else the general
+// kernel's class maps or copies).
+bool one_map_fits(const Operand& op, int64_t batch) {
+  const int64_t ld = op.stride_k == 1 ? op.stride_r : op.stride_k;
+  const bool batched = batch > 1 && op.batch_stride != 0;
+  return !op.array && reinterpret_cast<uintptr_t>(op.ptr) % 16 == 0 && ld % 4 == 0 &&
+         (!batched || op.batch_stride % 4 == 0);
+}
+
+// Whether `args` runs in the general kernel (FusedWgmmaPlan::general).
+bool general_kernel(const GemmArgs& args) {
+  return !one_map_fits(side(view_a(args), args.batch.a_array, args.batch.stride_a), args.batch.count) ||
+         !one_map_fits(side(view_b(args), args.batch.b_array, args.batch.stride_b), args.batch.count);
+}
+
 // One map of `lines` lines of `inner` floats from `base`, `line_bytes` apart, in `batches`
 // products `batch_bytes` apart (or one); boxes of box_inner x box_lines.
 bool encode_map(CUtensorMap* map, const float* base, int64_t inner, int64_t lines,
@@ -633,7 +649,8 @@ Staging encode_operand(CUtensorMap (&maps)[kClasses], Operand& op, int64_t k, in
   const int64_t inner = k_major ? k : op.rows, lines = k_major ? op.rows : k;
   const int box_inner = k_major ? kUnitK : box_rows, box_lines = k_major ? box_rows : kUnitK;
   op.unit_bytes = static_cast<uint32_t>(tma_box_bytes(box_rows));
-  if (encode_map(&maps[0], op.ptr, inner, lines, batches, ld * 4,
+  if (one_map_fits(op, batch) &&
+      encode_map(&maps[0], op.ptr, inner, lines, batches, ld * 4,
                  batched ? op.batch_stride * 4 : ld * 4 * lines, box_inner, box_lines, k_major))
     return Staging::kTma;
   op.unit_bytes = 0;
@@ -753,6 +770,7 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
   FusedWgmmaPlan plan;
   plan.consumers = std::min(args.m, args.n) <= 64 ? 1 : 2;
   plan.swapped = plan.consumers == 1 && args.n < args.m;
+  plan.general = general_kernel(args);
   return with_splits(plan, method, args, dev, max_bytes);
 }
 
@@ -764,6 +782,7 @@ std::optional<FusedWgmmaPlan> fused_wgmma_narrow(TcMethod method, const GemmArgs
   plan.consumers = 2;
   plan.cols = narrow_cols(side);
   plan.swapped = args.m < args.n;  // the long side on the tile's rows
+  plan.general = general_kernel(args);
   return with_splits(plan, method, args, dev, max_bytes);
 }
 

@@ -258,7 +258,8 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
   char* const lo_row = lo + row * kStageRowBytes;
   // K-major class layout: the row's padded line in its class's box, and its shift.
   constexpr int kClassRowBytes = (kUnitK + kClassPad) * 4;
-  const char* const class_row = box + row % kClasses * class_box_k(kRows) + row / kClasses * kClassRowBytes;
+  const char* const class_row =
+      box + row % kClasses * class_box_k(kRows) + row / kClasses * kClassRowBytes;
   const int row_shift = shift_of(shifts, row % kClasses);
   // M/N-major class layout: K lines of kRows + kClassPad floats, line kk's shift by kk % 4.
   constexpr int kMnLine = kClassLayout ? kRows + kClassPad : kRows;
@@ -336,16 +337,14 @@ template <TcMethod M, int kRows, int kTransformThreads, bool kGeneral>
 __device__ __forceinline__ void split_unit(const Operand& op, const char* box, char* hi, char* lo,
                                            int unit_in_stage) {
   constexpr Source kK = Source::kKMajor, kMn = Source::kMnMajor;
+  constexpr int kT = kTransformThreads;
+  const int u = unit_in_stage;
   if (kGeneral && op.staging == Staging::kClasses) {
-    if (op.source == kK)
-      split_unit_from<M, kRows, kTransformThreads, kK, true>(box, hi, lo, unit_in_stage, op.shifts);
-    else
-      split_unit_from<M, kRows, kTransformThreads, kMn, true>(box, hi, lo, unit_in_stage, op.shifts);
+    if (op.source == kK) split_unit_from<M, kRows, kT, kK, true>(box, hi, lo, u, op.shifts);
+    else split_unit_from<M, kRows, kT, kMn, true>(box, hi, lo, u, op.shifts);
   } else {
-    if (op.source == kK)
-      split_unit_from<M, kRows, kTransformThreads, kK, false>(box, hi, lo, unit_in_stage, 0);
-    else
-      split_unit_from<M, kRows, kTransformThreads, kMn, false>(box, hi, lo, unit_in_stage, 0);
+    if (op.source == kK) split_unit_from<M, kRows, kT, kK, false>(box, hi, lo, u, 0);
+    else split_unit_from<M, kRows, kT, kMn, false>(box, hi, lo, u, 0);
   }
 }
 
@@ -603,8 +602,9 @@ bool one_map_fits(const Operand& op, int64_t batch) {
 
 // Whether `args` runs in the general kernel (FusedWgmmaPlan::general).
 bool general_kernel(const GemmArgs& args) {
-  return !one_map_fits(side(view_a(args), args.batch.a_array, args.batch.stride_a), args.batch.count) ||
-         !one_map_fits(side(view_b(args), args.batch.b_array, args.batch.stride_b), args.batch.count);
+  const int64_t count = args.batch.count;
+  return !one_map_fits(side(view_a(args), args.batch.a_array, args.batch.stride_a), count) ||
+         !one_map_fits(side(view_b(args), args.batch.b_array, args.batch.stride_b), count);
 }
 
 // One map of `lines` lines of `inner` floats from `base`, `line_bytes` apart, in `batches`
@@ -667,7 +667,8 @@ Staging encode_operand(CUtensorMap (&maps)[kClasses], Operand& op, int64_t k, in
                     box_inner + kClassPad, box_lines / kClasses, false))
       return Staging::kCopies;
   }
-  op.unit_bytes = static_cast<uint32_t>(kClasses * (box_inner + kClassPad) * (box_lines / kClasses) * 4);
+  op.unit_bytes =
+      static_cast<uint32_t>(kClasses * (box_inner + kClassPad) * (box_lines / kClasses) * 4);
   return Staging::kClasses;
 }
 

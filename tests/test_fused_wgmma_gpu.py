@@ -106,17 +106,18 @@ def check_copied_batches_give_the_strided_bits(handle, mode, ta, tb, m, n, k, co
     a_shape = (m, k) if ta == "N" else (k, m)
     b_shape = (k, n) if tb == "N" else (n, k)
     lda, ldb = (a_shape[0] + 3) // 4 * 4, (b_shape[0] + 3) // 4 * 4
+    def stacks(skew):  # the same values (same seeds), batch strides skew floats past 16-byte rows
+        return (Stack(count, *a_shape, lda, lda * a_shape[1] + skew, seed=3),
+                Stack(count, *b_shape, ldb, ldb * b_shape[1] + 3 * skew, seed=4))
+
+    aligned = stacks(0)
     outs = []
-    for form, skew in (("strided", 0), ("array", 0), ("strided", 1), ("strided", 2)):
-        # the same values (same seeds) with batch strides skew floats past 16-byte rows
-        a = Stack(count, *a_shape, lda, lda * a_shape[1] + skew, seed=3)
-        b = Stack(count, *b_shape, ldb, ldb * b_shape[1] + 3 * skew, seed=4)
-        if not outs:
-            first = (a, b)
+    for form, (a, b) in (("strided", aligned), ("array", aligned), ("strided", stacks(1)),
+                         ("strided", stacks(2))):
         c = Stack(count, m, n, m, m * n, fill=float("nan"))
         assert batched(handle, form, mode, ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
         outs.append(c.views().clone())
     assert torch.isfinite(outs[0]).all()
     for form, out in zip(("array", "strided +1", "strided +2"), outs[1:]):
         assert torch.equal(outs[0], out), form
-    return first[0], first[1], outs[0]
+    return aligned[0], aligned[1], outs[0]

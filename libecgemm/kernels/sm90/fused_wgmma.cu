@@ -633,8 +633,8 @@ bool encode_map(CUtensorMap* map, const float* base, int64_t inner, int64_t line
 
 // How `op` is staged, with its maps: one where the copy engine can address it as it is;
 // kClasses where only its base or leading dimension is off 16 bytes (class c: lines c,
-// c + 4, ..., 4 * ld floats apart, the base aligned down by shift[c] elements and the
-// extent grown by as many, so that the zero fill past each line's end is where the
+// c + 4, ..., 4 * ld floats apart, the base aligned down by class c's shift (Operand::
+// shifts) and the extent grown by as many, so that the zero fill past each line's end is where the
 // single map's would be); else copies (a pointer array, a batch stride off 16 bytes, a
 // base off 4, or fewer than kClasses lines: a class would be empty).
 Staging encode_operand(CUtensorMap (&maps)[kClasses], Operand& op, int64_t k, int box_rows,

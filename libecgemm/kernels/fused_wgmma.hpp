@@ -17,8 +17,8 @@ struct FusedWgmmaPlan {
   int cols = 128;        // the tile's N: 128, or 16, 32, 64 for the narrow tiles
   bool swapped = false;  // computes C^T = op(B)^T op(A)^T: the small side is the 64-row tile's
                          // rows, or the long side a narrow tile's rows
-  bool general = false;  // some operand off 16 bytes or copied: the general kernel (its
-                         // class maps or copies), priced by rows of its own
+  bool general = false;  // some operand off 16 bytes or copied: a general kernel (class
+                         // maps or copies), priced by rows of their own
   int splits = 1;        // split-K factor (deterministic reduction); 1 for batches
   int64_t units_per_split = 0;  // 32-wide K units per split
   size_t bytes = 0;      // workspace: split-K partials

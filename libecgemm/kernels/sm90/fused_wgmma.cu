@@ -12,18 +12,19 @@
 //    transform threads (128, or 256 beside a single consumer) split each unit with
 //    split.cuh (the numerics lab's definition, bit for bit) and store hi and lo in the
 //    K-major, 128-byte-swizzled stage layout wgmma reads.
-//    An operand whose base or leading dimension is not 16-byte aligned goes to a kernel
-//    of its own (kGeneral) that loads it by the copy engine too, through four maps: one
-//    per residue class mod 4 of its lines (rows, or K for an M/N-major operand), whose
-//    stride, 4 lines, is 16-byte aligned for any leading dimension; each box starts at an
-//    aligned coordinate and reads 16 bytes past the line (Staging::kClasses; the staging
-//    layout is class by class, the split reads each line at its shift: class_line,
-//    class_phase_row, shifted). Against the 4-byte copies that path replaced: 1.16-1.42x
-//    on the 128 x 128 tiles, 1.04-1.2x on the narrow ones, the same bits; the narrow
-//    tiles still run ~1.4x the TMA kernel's time on the same shape aligned
-//    (bench/results/README.md#aligned-copies). A pointer-array batch, a batch stride off
-//    16 bytes, or fewer than 4 lines are copied into the TMA layout by every transform
-//    thread, 4-byte cp.async a warp reading 128 contiguous bytes (copy_unit).
+//    An operand whose base or leading dimension is not 16-byte aligned goes to a general
+//    kernel (one a staging pair: Compiled) that loads it by the copy engine too, through
+//    four maps: one per residue class mod 4 of its lines (rows, or K for an M/N-major
+//    operand), whose stride, 4 lines, is 16-byte aligned for any leading dimension; each
+//    box starts at an aligned coordinate and reads 16 bytes past the line
+//    (Staging::kClasses; the staging layout is class by class, the split reads each line
+//    at its shift: class_line, class_phase_row, shifted). Against the 4-byte copies that
+//    path replaced: 1.16-1.42x on the 128 x 128 tiles, 1.04-1.2x on the narrow ones, the
+//    same bits (bench/results/README.md#aligned-copies); a kernel a staging pair, 1.07-1.22x
+//    more (bench/results/README.md#checks): the narrow tiles run ~1.2x the TMA kernel's
+//    time on the same shape aligned. A pointer-array batch, a batch stride off 16 bytes,
+//    or fewer than 4 lines are copied into the TMA layout by every transform thread,
+//    4-byte cp.async a warp reading 128 contiguous bytes (copy_unit).
 //  - 1 or 2 consumer warpgroups: wgmma with the paper's RN promotion
 //    (sm90/wgmma_consumer.cuh), then the epilogue (common/epilogue.cuh), or split-K
 //    partials for the common reducer.
@@ -32,6 +33,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/common/epilogue.cuh"
@@ -75,6 +77,15 @@ enum class Staging : int32_t {
   kCopies,   // copied by the transform threads (copy_unit), in kTma's layout
 };
 
+// The staging a kernel's side is compiled for. The TMA kernel's sides are kTma; the
+// class-mapped pairs of the corrected methods have kernels of their own, whose code holds
+// one staging a side and whose slots are sized for it; kAny reads Operand::staging at run
+// time (copied operands, and the one-pass methods' class-mapped ones: fewer kernels to
+// compile). One kernel holding every staging ran 0.80-0.90x the TMA kernel on aligned
+// operands; cut to the class layouts, 1.05-1.08x faster (bench/results/README.md#aligned-copies,
+// calls 8 and 11).
+enum class Compiled : int32_t { kTma, kClasses, kAny };
+
 // Bytes of one unit of a kRows-row side as each staging lays it out.
 constexpr int round_up_to(int x, int to) { return (x + to - 1) / to * to; }
 constexpr int tma_box_bytes(int rows) { return rows * kUnitK * 4; }
@@ -85,18 +96,20 @@ constexpr int class_box_k(int rows) {
 }
 // M/N-major class box: kClassLines K lines of rows + kClassPad floats.
 constexpr int class_box_mn(int rows) { return kClassLines * (rows + kClassPad) * 4; }
-// A side's room in a staging slot: 1024-byte swizzle atoms, for a TMA-laid-out side after it.
-constexpr int slot_bytes(int rows, bool general) {
-  return general ? round_up_to(std::max({tma_box_bytes(rows), kClasses * class_box_k(rows),
-                                         kClasses * class_box_mn(rows)}),
-                               1024)
-                 : tma_box_bytes(rows);
+// A side's room in a staging slot: 1024-byte swizzle atoms, for a TMA-laid-out side after it
+// (a class layout of either source, K-major or M/N-major: the source is read at run time).
+constexpr int slot_bytes(int rows, Compiled staging) {
+  const int classes = kClasses * std::max(class_box_k(rows), class_box_mn(rows));
+  if (staging == Compiled::kTma) return tma_box_bytes(rows);
+  if (staging == Compiled::kClasses) return round_up_to(classes, 1024);
+  return round_up_to(std::max(tma_box_bytes(rows), classes), 1024);
 }
 
-// kGeneral: the kernel that takes class-mapped and copied operands (its staging slots
-// hold a class layout's padded lines).
-template <TcMethod M, int kConsumers, int kCols, bool kGeneral>
+// kA, kB: the staging each side is compiled for (Compiled). kGeneral: some side is not
+// kTma (the general kernels, whose issuers and expected bytes follow the operands).
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
 struct FusedTraits {
+  static constexpr bool kGeneral = kA != Compiled::kTma || kB != Compiled::kTma;
   static constexpr int kTileM = 64 * kConsumers;
   static constexpr bool kNarrow = kCols < kWideCols;
   static_assert(kNarrow ? kConsumers == 2 : kConsumers <= 2, "the tiles plan_fused_wgmma makes");
@@ -112,13 +125,13 @@ struct FusedTraits {
   static constexpr int kTransformRegs = kNarrow ? 96 : kConsumers == 1 ? 128 : 56;
   static constexpr int kConsumerRegs = kNarrow ? 160 : kConsumers == 1 ? 232 : 224;
   static constexpr int kUnitsPerStage = uses_half(M) ? 2 : 1;  // 128 bytes of FP16 = 64 K
-  static constexpr int kSlotA = slot_bytes(kTileM, kGeneral);
-  static constexpr int kStagingBytes = kSlotA + slot_bytes(kCols, kGeneral);
+  static constexpr int kSlotA = slot_bytes(kTileM, kA);
+  static constexpr int kStagingBytes = kSlotA + slot_bytes(kCols, kB);
   static constexpr int kPlaneA = kTileM * kStageRowBytes;
   static constexpr int kPlaneB = kCols * kStageRowBytes;
   static constexpr int kStageBytes = (uses_lo(M) ? 2 : 1) * (kPlaneA + kPlaneB);
   // FP32 units in flight ahead of the split: 3, or 2 where 3 would leave the stage ring
-  // one slot (the general kernel's 128 x 128 tiles).
+  // one slot (the general kernels' 128 x 128 tiles).
   static constexpr int kStagingUnits =
       (kSmemBudget - 3 * kStagingBytes) / kStageBytes >= 2 ? 3 : 2;
   static constexpr int kStages =
@@ -332,14 +345,22 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
   }
 }
 
-// kGeneral: the kernel may see class-mapped operands (the TMA kernel never does).
-template <TcMethod M, int kRows, int kTransformThreads, bool kGeneral>
+// The staging of a side compiled for kS, as the operand has it.
+template <Compiled kS>
+__device__ __forceinline__ Staging staging_of(const Operand& op) {
+  if constexpr (kS == Compiled::kTma) return Staging::kTma;
+  else if constexpr (kS == Compiled::kClasses) return Staging::kClasses;
+  else return op.staging;
+}
+
+// kS: the staging the side is compiled for (Compiled).
+template <TcMethod M, int kRows, int kTransformThreads, Compiled kS>
 __device__ __forceinline__ void split_unit(const Operand& op, const char* box, char* hi, char* lo,
                                            int unit_in_stage) {
   constexpr Source kK = Source::kKMajor, kMn = Source::kMnMajor;
   constexpr int kT = kTransformThreads;
   const int u = unit_in_stage;
-  if (kGeneral && op.staging == Staging::kClasses) {
+  if (staging_of<kS>(op) == Staging::kClasses) {
     if (op.source == kK) split_unit_from<M, kRows, kT, kK, true>(box, hi, lo, u, op.shifts);
     else split_unit_from<M, kRows, kT, kMn, true>(box, hi, lo, u, op.shifts);
   } else {
@@ -350,18 +371,19 @@ __device__ __forceinline__ void split_unit(const Operand& op, const char* box, c
 
 // Part `c` (0..kClasses-1) of the copy engine's loads of one unit of `op` into its staging
 // slot `dst`: class c's box, or for a single map its box as part 0 (none for a copied
-// operand); completion is counted on `bar`. kGeneral as split_unit's.
-template <int kRows, bool kGeneral>
+// operand); completion is counted on `bar`. kS as split_unit's.
+template <int kRows, Compiled kS>
 __device__ __forceinline__ void load_unit_part(const Operand& op,
                                                const CUtensorMap (&maps)[kClasses], uint32_t dst,
                                                int32_t k0, int32_t r0, int32_t z, uint32_t bar,
                                                int c) {
   const bool k_major = op.source == Source::kKMajor;
-  if (!kGeneral || op.staging == Staging::kTma) {
+  const Staging staging = staging_of<kS>(op);
+  if (staging == Staging::kTma) {
     if (c != 0) return;
     if (k_major) tma_load_3d(dst, &maps[0], k0, r0, z, bar);
     else tma_load_3d(dst, &maps[0], r0, k0, z, bar);
-  } else if (op.staging == Staging::kClasses) {
+  } else if (staging == Staging::kClasses) {
     // Class c's lines are c, c + 4, ...: K-major, rows r0 / 4 on of its map (r0 % 4 == 0);
     // M/N-major, K lines k0 / 4 on (k0 % 32 == 0). The box starts at the unit's first
     // coordinate in the map, 16-byte aligned: the unit's first element is `shift` in.
@@ -412,18 +434,19 @@ __device__ __forceinline__ void copy_unit(const Operand& op, const float* base, 
     copy_unit_as<kRows, kThreads, Source::kMnMajor>(op, base, box, row0, k0, k);
 }
 
-// kGeneral: some operand is class-mapped or copied by the transform threads (copy_unit); a
-// kernel of its own, so that the TMA path's code is as it was without them (with copies,
-// its 128 x 128 tiles ran 10-16% slower: bench/results/README.md#narrow).
-template <TcMethod M, int kConsumers, int kCols, bool kGeneral>
+// kA, kB: the stagings compiled for (Compiled). The general kernels are kernels of their
+// own, so that the TMA path's code is as it was without them (with copies, its 128 x 128
+// tiles ran 10-16% slower: bench/results/README.md#narrow).
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
 __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, const Tile& tile,
                                           int64_t z, int64_t first, int64_t units, char* smem,
                                           uint32_t smem_addr, uint32_t staged, uint32_t full,
                                           uint32_t empty) {
-  using T = FusedTraits<M, kConsumers, kCols, kGeneral>;
+  using T = FusedTraits<M, kConsumers, kCols, kA, kB>;
+  constexpr bool kGeneral = T::kGeneral;
   constexpr int kStagingUnits = T::kStagingUnits;
-  const bool copy_a = kGeneral && p.a.staging == Staging::kCopies;
-  const bool copy_b = kGeneral && p.b.staging == Staging::kCopies;
+  const bool copy_a = staging_of<kA>(p.a) == Staging::kCopies;
+  const bool copy_b = staging_of<kB>(p.b) == Staging::kCopies;
   const bool copies = copy_a || copy_b;  // else no cp.async group is made or waited for
   const uint32_t tx = kGeneral ? p.a.unit_bytes + p.b.unit_bytes
                                : tma_box_bytes(T::kTileM) + tma_box_bytes(kCols);
@@ -448,9 +471,8 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
     const int32_t k0 = static_cast<int32_t>((first + u) * kUnitK);
     const int32_t m0 = static_cast<int32_t>(tile.m0), n0 = static_cast<int32_t>(tile.n0);
     if (warp == 0) mbarrier_arrive_expect_tx(bar, tx);
-    if (part_a) load_unit_part<T::kTileM, kGeneral>(p.a, maps.a, dst, k0, m0, za, bar, part);
-    if (part_b)
-      load_unit_part<kCols, kGeneral>(p.b, maps.b, dst + T::kSlotA, k0, n0, zb, bar, part);
+    if (part_a) load_unit_part<T::kTileM, kA>(p.a, maps.a, dst, k0, m0, za, bar, part);
+    if (part_b) load_unit_part<kCols, kB>(p.b, maps.b, dst + T::kSlotA, k0, n0, zb, bar, part);
   };
   // The copied operands: every transform thread's copies of unit u, one cp.async group a
   // unit (empty past the last), so that a wait counts units.
@@ -483,9 +505,9 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
       mbarrier_wait(empty + 8 * s, static_cast<uint32_t>(stage / T::kStages - 1) & 1);
     char* const planes = ring + s * T::kStageBytes;
     const char* const box = smem + slot * T::kStagingBytes;
-    split_unit<M, T::kTileM, T::kTransformThreads, kGeneral>(
+    split_unit<M, T::kTileM, T::kTransformThreads, kA>(
         p.a, box, planes, planes + T::kPlaneA + T::kPlaneB, unit_in_stage);
-    split_unit<M, kCols, T::kTransformThreads, kGeneral>(
+    split_unit<M, kCols, T::kTransformThreads, kB>(
         p.b, box + T::kSlotA, planes + T::kPlaneA, planes + 2 * T::kPlaneA + T::kPlaneB,
         unit_in_stage);
     if (unit_in_stage == T::kUnitsPerStage - 1) {
@@ -521,13 +543,13 @@ __device__ __forceinline__ void store_tile(const Accumulators<kCols>& acc, const
 }
 #endif  // ECGEMM_SM90A_DEVICE
 
-template <TcMethod M, int kConsumers, int kCols, bool kGeneral>
-__global__ void __launch_bounds__(FusedTraits<M, kConsumers, kCols, kGeneral>::kThreads, 1)
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
+__global__ void __launch_bounds__(FusedTraits<M, kConsumers, kCols, kA, kB>::kThreads, 1)
 fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();      // a split-K reduction, or the next call, may queue up
-  using T = FusedTraits<M, kConsumers, kCols, kGeneral>;
+  using T = FusedTraits<M, kConsumers, kCols, kA, kB>;
   constexpr int kStagingUnits = T::kStagingUnits;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
@@ -547,16 +569,18 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
     for (int s = 0; s < kStagingUnits; ++s) mbarrier_init(staged + 8 * s, 1);
     init_stage_ring(full, empty, T::kStages, T::kTransformThreads, 4 * kConsumers);
     fence_barrier_init();
-    for (int c = 0; c < (kGeneral ? maps_of(p.a) : 1); ++c) prefetch_tensor_map(&maps.a[c]);
-    for (int c = 0; c < (kGeneral ? maps_of(p.b) : 1); ++c) prefetch_tensor_map(&maps.b[c]);
+    for (int c = 0; c < (kA == Compiled::kTma ? 1 : maps_of(p.a)); ++c)
+      prefetch_tensor_map(&maps.a[c]);
+    for (int c = 0; c < (kB == Compiled::kTma ? 1 : maps_of(p.b)); ++c)
+      prefetch_tensor_map(&maps.b[c]);
   }
   __syncthreads();
 
   const int group = threadIdx.x / 128;
   if (group < T::kTransformGroups) {
     release_registers<T::kTransformRegs>();
-    transform<M, kConsumers, kCols, kGeneral>(maps, p, tile, z, first, units, smem, smem_addr,
-                                             staged, full, empty);
+    transform<M, kConsumers, kCols, kA, kB>(maps, p, tile, z, first, units, smem, smem_addr,
+                                            staged, full, empty);
   } else {
     claim_registers<T::kConsumerRegs>();
     const int consumer = group - T::kTransformGroups;
@@ -672,11 +696,53 @@ Staging encode_operand(CUtensorMap (&maps)[kClasses], Operand& op, int64_t k, in
   return Staging::kClasses;
 }
 
+// The kernel compiled for (kA, kB) over every batch part of the call.
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
+cudaError_t launch_compiled(const GemmArgs& args, const FusedWgmmaPlan& plan, const Maps& maps,
+                            Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
+  using T = FusedTraits<M, kConsumers, kCols, kA, kB>;
+  constexpr auto kKernel = fused_wgmma_kernel<M, kConsumers, kCols, kA, kB>;
+  const cudaError_t err = opt_in_shared_memory<kKernel>(dev.ordinal, T::kSmemBytes);
+  if (err != cudaSuccess) return err;
+  return for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
+    p.batch_offset = part.batch.first;
+    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
+                    static_cast<unsigned>(plan.splits));
+    return launch(first_kernel({grid, T::kThreads, static_cast<size_t>(T::kSmemBytes), stream}),
+                  kKernel, maps, p);
+  });
+}
+
+// The kernel for the operands' stagings: the TMA kernel, a class-mapped pair's own
+// (the corrected methods), or the one that reads them at run time (Compiled).
+template <TcMethod M, int kConsumers, int kCols>
+cudaError_t launch_staged(const GemmArgs& args, const FusedWgmmaPlan& plan, const Maps& maps,
+                          Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
+  using C = Compiled;
+  const Staging a = p.a.staging, b = p.b.staging;
+  auto run = [&](auto ka, auto kb) {
+    return launch_compiled<M, kConsumers, kCols, decltype(ka)::value, decltype(kb)::value>(
+        args, plan, maps, p, dev, stream);
+  };
+  using Tma = std::integral_constant<C, C::kTma>;
+  using Classes = std::integral_constant<C, C::kClasses>;
+  using Any = std::integral_constant<C, C::kAny>;
+  if (a == Staging::kTma && b == Staging::kTma) return run(Tma{}, Tma{});
+  if constexpr (scheme_of(M) == Scheme::kCorrected) {
+    if (a != Staging::kCopies && b != Staging::kCopies) {
+      if (a == Staging::kTma) return run(Tma{}, Classes{});
+      if (b == Staging::kTma) return run(Classes{}, Tma{});
+      return run(Classes{}, Classes{});
+    }
+  }
+  return run(Any{}, Any{});
+}
+
 template <TcMethod M, int kConsumers, int kCols>
 cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
-  using T = FusedTraits<M, kConsumers, kCols, false>;
-  using G = FusedTraits<M, kConsumers, kCols, true>;
+  // Tile extents and stages per unit: the same in every staging's kernel.
+  using T = FusedTraits<M, kConsumers, kCols, Compiled::kTma, Compiled::kTma>;
   Problem p;
   p.a = side(view_a(args), args.batch.a_array, args.batch.stride_a);
   p.b = side(view_b(args), args.batch.b_array, args.batch.stride_b);
@@ -684,14 +750,6 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
   Maps maps{};
   p.a.staging = encode_operand(maps.a, p.a, args.k, T::kTileM, args.batch.count);
   p.b.staging = encode_operand(maps.b, p.b, args.k, kCols, args.batch.count);
-  constexpr auto kTmaKernel = fused_wgmma_kernel<M, kConsumers, kCols, false>;
-  constexpr auto kGeneralKernel = fused_wgmma_kernel<M, kConsumers, kCols, true>;
-  const bool general = p.a.staging != Staging::kTma || p.b.staging != Staging::kTma;
-  const auto kernel = general ? kGeneralKernel : kTmaKernel;
-  const int smem = general ? G::kSmemBytes : T::kSmemBytes;
-  cudaError_t err = general ? opt_in_shared_memory<kGeneralKernel>(dev.ordinal, smem)
-                            : opt_in_shared_memory<kTmaKernel>(dev.ordinal, smem);
-  if (err != cudaSuccess) return err;
   p.k = args.k;
   p.tiles_m = (p.a.rows + T::kTileM - 1) / T::kTileM;
   p.tiles_n = (p.b.rows + kCols - 1) / kCols;
@@ -706,13 +764,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
   p.swapped = plan.swapped;
   p.partials = static_cast<float*>(ws);
   p.scalars = args.scalars;
-  err = for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
-    p.batch_offset = part.batch.first;
-    const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), products,
-                    static_cast<unsigned>(plan.splits));
-    return launch(first_kernel({grid, T::kThreads, static_cast<size_t>(smem), stream}), kernel,
-                  maps, p);
-  });
+  const cudaError_t err = launch_staged<M, kConsumers, kCols>(args, plan, maps, p, dev, stream);
   if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;
   // One m x n plane per split, in C's orientation (swapped or not).

@@ -1,7 +1,7 @@
 // The consumer warpgroups of the Hopper Tensor Core kernels: wgmma over K-major,
 // 128-byte-swizzled hi/lo stages in shared memory, with the paper's error correction,
 // and the stage ring they read. Shared by the planes family's wgmma mainloop
-// (sm90/planes_mainloop.cu) and the fused_wgmma family (sm90/fused_wgmma.cu).
+// (sm90/planes_mainloop.cu) and the fused_wgmma family (sm90/fused_wgmma_kernel.cuh).
 //
 // Error correction (Ootomo & Yokota 2022): per wgmma k-step (k16 FP16, k8 TF32) hi·hi is
 // issued with scale-d = 0 into `product` and added to `promoted` with FP32

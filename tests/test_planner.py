@@ -3,6 +3,7 @@ seeded random shapes in every mode, every plan carries the cost model's estimate
 only what it can run. Which family is fastest is measured on the GPU (bench/results/planner-2026-11-23)."""
 import ctypes
 import itertools
+import math
 import random
 import re
 
@@ -243,6 +244,38 @@ def test_families_split_long_k_where_their_grid_leaves_sms_idle(plan_on, mode, f
             checked += 1
             assert _k_per_cta(x) <= MAX_CHAIN_K, (m, n, k, text)
     assert checked >= 5, checked
+
+
+def _wave_cost(tiles, splits):
+    """Time of `tiles` output tiles cut into `splits` k splits, one CTA an SM, in units of the unsplit CTA's."""
+    return -(-tiles * splits // SMS) / splits
+
+
+@pytest.mark.parametrize("mode", ("tf32tf32", "halfhalf"))
+@pytest.mark.parametrize("family", ("planes", "fused_wgmma"))
+def test_splits_past_the_accuracy_bound_fill_the_waves(plan_on, mode, family):
+    """Where the accuracy bound sets the fewest splits (k > 4096, fewer tiles than SMs), the count taken fills
+    the waves as well as any of the next two counts, within 5%: 58 tiles over k = 10333 need 3 splits, two waves
+    of a third of k each, where 4 splits are two waves of a quarter (splitk_plan.hpp: wave_splits)."""
+    rng = random.Random(2711 + len(mode) + len(family))
+    side = lambda lo, hi: int(2 ** rng.uniform(math.log2(lo), math.log2(hi)))  # noqa: E731
+    shapes = [(side(1, 16384), side(1, 16384), side(4097, 32768), rng.randint(0, 1), rng.randint(0, 1))
+              for _ in range(400)] + [(7297, 124, 10333, 0, 1)]
+    checked = 0
+    for m, n, k, ta, tb in shapes:
+        status, text, _ = plan_on(mode, m, n, k, family=family, ta=ta, tb=tb)
+        if status != STATUS["SUCCESS"] or fields(text)["family"] != family:
+            continue
+        tiles, splits = _tiles(text, m, n), int(fields(text)["splits"].split("/")[0])
+        if tiles >= SMS:
+            continue
+        fewest = -(-k // MAX_CHAIN_K)
+        assert splits >= fewest, (m, n, k, text)
+        best = min(_wave_cost(tiles, s) for s in range(fewest, fewest + 3))
+        assert _wave_cost(tiles, splits) <= 1.05 * best, (m, n, k, text)
+        checked += 1
+    assert checked >= 20, checked
+    assert "splits=4 " in plan_on(mode, 7297, 124, 10333, family=family, tb=1)[1]
 
 
 @pytest.mark.parametrize("mode", CORRECTED)

@@ -20,43 +20,47 @@ inline KSplit split_k(int64_t k, int64_t want, int64_t align) {
   return {chunk, static_cast<int>((k + chunk - 1) / chunk)};
 }
 
-// How many K splits a family with one CTA per output tile should use: the split count in
-// [1, max_splits] that finishes `tiles` output tiles soonest when
-// `slots` CTAs run at once and each CTA's time is proportional to its share of K:
-// waves(s) / s. Rounding the SMs per tile up instead can leave a second, partly empty
-// wave: 64 tiles on 132 SMs took 3 splits (192 CTAs, two waves of a third of K each)
-// where 2 splits finish in one wave of half of K. Splits cost partials, a reduction
-// and a prologue per CTA that the model leaves out, so it looks no further than twice
-// the SMs per tile and takes the fewest splits within 5% of the best.
-inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits) {
-  if (tiles <= 0 || slots <= 0 || tiles >= slots) return 1;
-  const int64_t last = std::min(max_splits, 2 * ((slots + tiles - 1) / tiles));
-  auto cost = [&](int64_t s) {
-    return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
-  };
-  double best = 1.0;  // one split: one wave (tiles < slots) over all of K
-  for (int64_t s = 2; s <= last; ++s) best = std::min(best, cost(s));
-  for (int64_t s = 1; s <= last; ++s)
-    if (cost(s) <= 1.05 * best) return s;
-  return 1;
-}
-
 // The longest k one CTA of a corrected Tensor Core plan adds into its outputs' FP32
 // accumulators where the grid leaves SMs idle: there cuBLAS splits k, and one CTA over
 // more gave more than SGEMM's residual (16 x 16384 x 16384 halfhalf on the planes, one
 // split: 1.39x; fused_mma, a 3-plane user workspace at 64 x 64 x 2^17, 43690 per split:
 // 2.2x; tests/test_planner_gpu.py). The planner offers no plan that breaks it; the
-// families split k to keep it (chain_splits) rather than lose the plan.
+// families split k to keep it (chain_min_splits) rather than lose the plan.
 constexpr int64_t kMaxChainK = 4096;
 
-// `splits` raised, where `tiles` leave some of `slots` idle, to the fewest splits of
-// `units` k-units of `unit_k` each (a family's smallest cut of k) that keep every split's k
-// within kMaxChainK, splits taking ceil(units / splits) each.
-inline int64_t chain_splits(int64_t splits, int64_t tiles, int64_t slots, int64_t units,
-                            int64_t unit_k) {
-  if (tiles >= slots) return splits;
+// The fewest splits of `units` k-units of `unit_k` each (a family's smallest cut of k) that
+// keep every split's k within kMaxChainK, splits taking ceil(units / splits) each.
+inline int64_t chain_min_splits(int64_t units, int64_t unit_k) {
   const int64_t per = std::max<int64_t>(1, kMaxChainK / unit_k);
-  return std::max(splits, (units + per - 1) / per);
+  return std::max<int64_t>(1, (units + per - 1) / per);
+}
+
+// How many K splits a family with one CTA per output tile should use: the split count in
+// [min_splits, max_splits] that finishes `tiles` output tiles soonest when `slots` CTAs
+// run at once and each CTA's time is proportional to its share of K: waves(s) / s.
+// Rounding the SMs per tile up instead can leave a second, partly empty wave: 64 tiles on
+// 132 SMs took 3 splits (192 CTAs, two waves of a third of K each) where 2 splits finish
+// in one wave of half of K. Splits cost partials, a reduction and a prologue per CTA that
+// the model leaves out, so it looks no further than twice the SMs per tile, or the SMs per
+// tile past the first count it may take where that is further, and takes the fewest splits
+// within 5% of the best.
+// `min_splits`: the accuracy bound's count (chain_min_splits), which holds only where the
+// tiles leave SMs idle; it is where the search starts, not a count to round up to (58
+// tiles on 132 SMs over k = 10333: 3 splits are two waves of a third of k, 4 two waves
+// of a quarter; bench/results/README.md#chain-waves).
+inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits, int64_t min_splits = 1) {
+  if (tiles <= 0 || slots <= 0 || tiles >= slots) return 1;
+  const int64_t first = std::max<int64_t>(1, min_splits);
+  const int64_t per_tile = (slots + tiles - 1) / tiles;
+  const int64_t last = std::max(first, std::min(max_splits, std::max(2 * per_tile, first + per_tile)));
+  auto cost = [&](int64_t s) {
+    return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
+  };
+  double best = cost(first);
+  for (int64_t s = first + 1; s <= last; ++s) best = std::min(best, cost(s));
+  for (int64_t s = first; s <= last; ++s)
+    if (cost(s) <= 1.05 * best) return s;
+  return first;
 }
 
 }  // namespace ecgemm::detail

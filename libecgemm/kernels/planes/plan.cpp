@@ -20,12 +20,10 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   // give a split ceil(slices / splits) of them).
   const int64_t tiles = (w.m_pad / kTileM) * (w.n_pad / kTileN);
   const int64_t k_tiles = w.k_pad / k_align;
-  int64_t splits = wave_splits(tiles, dev.sm_count, k_tiles / 8);
-  if (scheme_of(method) == Scheme::kCorrected) {
-    const int64_t slice = kPadKBytes / static_cast<int64_t>(element_bytes(method));
-    splits = chain_splits(splits, tiles, dev.sm_count, w.k_pad / slice, slice);
-  }
-  w.splits = static_cast<int>(splits);
+  const int64_t slice = kPadKBytes / static_cast<int64_t>(element_bytes(method));
+  const int64_t chain =
+      scheme_of(method) == Scheme::kCorrected ? chain_min_splits(w.k_pad / slice, slice) : 1;
+  w.splits = static_cast<int>(wave_splits(tiles, dev.sm_count, k_tiles / 8, chain));
   const size_t plane_a = static_cast<size_t>(w.m_pad * w.k_pad) * element_bytes(method);
   const size_t plane_b = static_cast<size_t>(w.n_pad * w.k_pad) * element_bytes(method);
   size_t off = 0;

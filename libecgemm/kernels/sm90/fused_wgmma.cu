@@ -14,8 +14,8 @@ constexpr int64_t kMaxNarrowSide = 64;
 int narrow_cols(int64_t side) { return side <= 16 ? 16 : side <= 32 ? 32 : 64; }
 
 // `plan` (tile and swap set) with its split-K: only for single products that leave SMs
-// idle, with at least 8 stages per split, as many as finish soonest in whole waves
-// (wave_splits), and as many partial planes as the cap holds.
+// idle, with at least 8 stages per split (or as many as the accuracy bound needs), as many
+// as finish soonest in whole waves (wave_splits), and as many partial planes as the cap holds.
 FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs& args,
                            const DeviceInfo& dev, size_t max_bytes) {
   constexpr int64_t kMinStagesPerSplit = 8;
@@ -26,11 +26,12 @@ FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs&
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
   if (!args.batch.batched()) {  // one CTA an SM (shared memory)
-    splits = wave_splits(tiles, dev.sm_count,
-                         std::min(stages / kMinStagesPerSplit, int64_t(65535)));
     // The accuracy bound where SMs idle (splitk_plan.hpp: kMaxChainK), in whole stages.
-    if (scheme_of(method) == Scheme::kCorrected)
-      splits = chain_splits(splits, tiles, dev.sm_count, stages, kUnitK * units_per_stage);
+    const int64_t chain = scheme_of(method) == Scheme::kCorrected
+                              ? chain_min_splits(stages, kUnitK * units_per_stage)
+                              : 1;
+    splits = wave_splits(tiles, dev.sm_count,
+                         std::min(stages / kMinStagesPerSplit, int64_t(65535)), chain);
   }
   const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;
   splits = std::min<int64_t>(splits, std::max<size_t>(1, max_bytes / plane_bytes));

@@ -188,6 +188,18 @@ size_t default_workspace_limit() {
   return static_cast<size_t>(value) << shift;
 }
 
+// Peak DRAM bandwidth in GB/s (two transfers a memory clock), for the cost model's floor;
+// 0 where the driver does not say.
+double peak_dram_gbps(int device) {
+  int clock_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0.0;
+  }
+  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
 }  // namespace
 
 extern "C" {
@@ -254,6 +266,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_create(ecgemmHandle_t* handle) {
   ctx->cc_minor = prop.minor;
   ctx->sm_count = prop.multiProcessorCount;
   ctx->max_smem_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
+  ctx->dram_gbps = peak_dram_gbps(device);
   ctx->workspace_limit = default_workspace_limit();
   ecgemm::detail::attach_device(device);
   *handle = ctx;
@@ -444,6 +457,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* 
   ctx.cc_minor = device->cc_minor;
   ctx.sm_count = device->sm_count;
   ctx.max_smem_per_block = device->max_smem_per_block;
+  ctx.dram_gbps = device->dram_gbps;
   ctx.mode = mode;
   ctx.described = true;
   Plan plan;

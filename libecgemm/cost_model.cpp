@@ -64,6 +64,11 @@ CostFeatures cost_features(const GridShape& grid, const GemmArgs& args) {
            grid.cluster ? waves : 0.0, serial * occupancy}};
 }
 
+double dram_floor_us(const CostFeatures& f, const DeviceInfo& dev) {
+  if (dev.dram_gbps <= 0.0) return 0.0;
+  return f.x[4] / (kDramEfficiency * dev.dram_gbps * 1e-3);  // MB over MB/us
+}
+
 double estimate_us(CostRow row, const CostFeatures& f) {
   const Coefficients& c = kCoefficients[static_cast<int>(row)];
   double t = 0.0;

@@ -22,7 +22,8 @@
 // The coefficients c0..c7 of each (family, products) pair are fitted to GPU times of every
 // family pinned on a random sample (tools/fit_cost_model.py; cost_coefficients.inc says
 // which run, and which later run rescaled a family's rows: bench/results/README.md#calibrated),
-// so the model is one formula whose constants carry their measurement.
+// so the model is one formula whose constants carry their measurement. The estimate is that
+// formula or, where higher, the plan's DRAM time (dram_floor_us, below).
 #pragma once
 
 #include "kernels/common/grid_shape.hpp"
@@ -72,5 +73,15 @@ struct CostFeatures {
 
 CostFeatures cost_features(const GridShape& grid, const GemmArgs& args);
 double estimate_us(CostRow row, const CostFeatures& f);
+
+// The floor under every estimate: no plan moves its megabytes faster than kDramEfficiency of
+// the device's peak DRAM bandwidth (0 where that is unknown). The fitted per-MB
+// coefficients (0.04-0.25 us/MB, 4-25 TB/s) carry the L2 hits of the calibration's products;
+// on a plane route whose planes outgrow L2 (16294 x 5899 x 104: 1.95 GB) the fit priced
+// 516 us where the traffic alone takes ~680 at that rate and the route ran 730, and a fused
+// family that reads its operands once ran 489. 0.85: the split pass's measured read-and-write
+// rate, 4.1 of the H200's 4.8 TB/s (both: bench/results/README.md#dram-floor).
+constexpr double kDramEfficiency = 0.85;
+double dram_floor_us(const CostFeatures& f, const DeviceInfo& dev);
 
 }  // namespace ecgemm::detail

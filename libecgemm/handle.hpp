@@ -13,6 +13,7 @@ struct ecgemmContext {
   int cc_minor = 0;
   int sm_count = 0;
   int max_smem_per_block = 0;
+  double dram_gbps = 0.0;  // peak DRAM bandwidth, GB/s (the cost model's floor); 0: unknown
   cudaStream_t stream = nullptr;
   ecgemmMode_t mode = ECGEMM_MODE_TF32TF32;
   ecgemmPointerMode_t pointer_mode = ECGEMM_POINTER_MODE_HOST;

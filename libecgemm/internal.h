@@ -55,9 +55,11 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_string(ecgemmHandle_t handle, int
                                                       int64_t ldb, int64_t ldc, int64_t batch_count,
                                                       int pointer_arrays, char* text, size_t length);
 
-/* A GPU described rather than opened: what the planner reads of one. */
+/* A GPU described rather than opened: what the planner reads of one (dram_gbps: peak DRAM
+   bandwidth in GB/s, 0 where unknown: no bandwidth floor under the cost model's estimates). */
 typedef struct {
   int cc_major, cc_minor, sm_count, max_smem_per_block;
+  double dram_gbps;
 } ecgemmInternalDevice_t;
 
 #define ECGEMM_INTERNAL_COST_FEATURES 8

@@ -154,7 +154,16 @@ void price(const Context& c, Plan& p) {
   const GridShape grid = std::visit(GridOf{p, c.args, c.dev}, p.detail);
   p.chain_k = grid.k_per_cta;
   p.ctas = grid.ctas;
-  p.estimate_us = estimate_us(cost_row(p), cost_features(grid, c.args));
+  const CostFeatures f = cost_features(grid, c.args);
+  p.fitted_us = estimate_us(cost_row(p), f);
+  p.estimate_us = std::max(p.fitted_us, dram_floor_us(f, c.dev));
+}
+
+// `q` priced below `p`: by the estimate, and where both stand on the same DRAM floor (the
+// same traffic), by the fit.
+bool cheaper(const Plan& q, const Plan& p) {
+  return q.estimate_us < p.estimate_us ||
+         (q.estimate_us == p.estimate_us && q.fitted_us < p.fitted_us);
 }
 
 // `p` with its family's plan replaced by `detail`, priced.
@@ -172,7 +181,7 @@ template <class Detail>
 void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other) {
   if (!other) return;
   const Plan q = replanned(c, p, *other);
-  if (q.bytes <= c.cap && q.estimate_us < p.estimate_us) p = q;
+  if (q.bytes <= c.cap && cheaper(q, p)) p = q;
 }
 
 // fused_mma's FP32 form (FusedMmaPlan::fp32) for a corrected mode: the 32-wide tile, every
@@ -316,7 +325,7 @@ Plan cheapest(const Context& c) {
     // The accuracy bound (splitk_plan.hpp: kMaxChainK). The families split k to keep it;
     // a plan still over it here is one whose partials the cap cut.
     if (c.corrected && tensor_core_family(p.family) && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
-    if (!found || p.estimate_us < best.estimate_us) best = p, found = true;
+    if (!found || cheaper(p, best)) best = p, found = true;
   };
   for (Family f : kFamilies) {
     if (!allowed(c, f)) continue;
@@ -535,8 +544,15 @@ const char* family_name(Family family) {
 }
 
 DeviceInfo device_info(const ecgemmContext& ctx) {
-  return {ctx.device, ctx.cc_major, ctx.cc_minor, ctx.sm_count, ctx.max_smem_per_block,
-          ctx.described};
+  DeviceInfo dev;
+  dev.ordinal = ctx.device;
+  dev.cc_major = ctx.cc_major;
+  dev.cc_minor = ctx.cc_minor;
+  dev.sm_count = ctx.sm_count;
+  dev.max_smem_per_block = ctx.max_smem_per_block;
+  dev.dram_gbps = ctx.dram_gbps;
+  dev.described = ctx.described;
+  return dev;
 }
 
 Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args) {

@@ -55,7 +55,8 @@ struct Plan {
   bool auto_scaled = false;             // ECGEMM_MODE_AUTO's scaling (kPlanes only)
   std::variant<SimtPlan, GemvPlan, PlanesPlan, PlanesAutoPlan, FusedWgmmaPlan, FusedMmaPlan> detail;
   size_t bytes = 0;  // scratch
-  double estimate_us = 0.0;  // the cost model's GPU time (cost_model.hpp)
+  double estimate_us = 0.0;  // the cost model's GPU time (cost_model.hpp): the fit, or the floor
+  double fitted_us = 0.0;    // the fit alone (estimate_us), which orders plans on the same floor
   int64_t chain_k = 0;       // k one CTA accumulates (GridShape::k_per_cta)
   int64_t ctas = 0;          // CTAs of the main kernel
 };

@@ -18,11 +18,12 @@ CORRECTED = ("tf32tf32", "halfhalf", "auto")
 ONE_PASS = ("tf32", "fp16", "markidis")
 FAMILIES = ("simt", "gemv", "planes", "fused_wgmma", "fused_mma")
 SMS = 132
+H200_DRAM_GBPS = 4800.0  # peak: 4.8 TB/s (libecgemm/cost_model.hpp: the floor)
 
 
 class Device(ctypes.Structure):
     _fields_ = [("cc_major", ctypes.c_int), ("cc_minor", ctypes.c_int), ("sm_count", ctypes.c_int),
-                ("max_smem_per_block", ctypes.c_int)]
+                ("max_smem_per_block", ctypes.c_int), ("dram_gbps", ctypes.c_double)]
 
 
 @pytest.fixture(scope="module")
@@ -37,13 +38,13 @@ def plan_on():
     f.restype = ctypes.c_int
     f.argtypes = [ctypes.POINTER(Device), ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int] + \
         [ctypes.c_int64] * 7 + [ctypes.c_float, ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_size_t]
-    h200 = Device(9, 0, SMS, 232448)
+    h200 = Device(9, 0, SMS, 232448, H200_DRAM_GBPS)
 
-    def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0):
+    def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0, device=h200):
         features = (ctypes.c_double * 8)()  # internal.h: ECGEMM_INTERNAL_COST_FEATURES
         text = ctypes.create_string_buffer(256)
         lda, ldb = (k if ta else m), (n if tb else k)
-        status = f(ctypes.byref(h200), MODES[mode], family.encode() if family else None, ta, tb, m, n, k,
+        status = f(ctypes.byref(device), MODES[mode], family.encode() if family else None, ta, tb, m, n, k,
                    lda, ldb, m, batch, 0.0, features, text, len(text))
         return status, text.value.decode(), list(features)
     return plan
@@ -244,6 +245,41 @@ def test_families_split_long_k_where_their_grid_leaves_sms_idle(plan_on, mode, f
             checked += 1
             assert _k_per_cta(x) <= MAX_CHAIN_K, (m, n, k, text)
     assert checked >= 5, checked
+
+
+DRAM_EFFICIENCY = 0.85  # libecgemm/cost_model.hpp: kDramEfficiency
+
+
+def _est(text):
+    return float(fields(text)["est"].rstrip("us"))
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+def test_no_estimate_moves_its_bytes_faster_than_dram(plan_on, mode):
+    """Every plan's estimate stands on its traffic at 85% of the device's peak DRAM bandwidth (features[4]:
+    megabytes), whatever the fitted row says; the fit is the estimate where it is higher."""
+    checked = 0
+    for m, n, k, batch, ta, tb in random_shapes(200, seed=31 + len(mode)):
+        for family in (None,) + FAMILIES:
+            status, text, x = plan_on(mode, m, n, k, family=family, batch=batch, ta=ta, tb=tb)
+            if status != STATUS["SUCCESS"]:
+                continue
+            floor = x[4] / (DRAM_EFFICIENCY * H200_DRAM_GBPS * 1e-3)
+            assert _est(text) >= floor * (1 - 1e-3), (m, n, k, batch, family, text, floor)
+            checked += floor > 10
+    assert checked >= 20, checked
+
+
+def test_a_plane_route_whose_planes_outgrow_l2_is_priced_at_its_traffic(plan_on):
+    """16294 x 5899 x 104 on an H100 (3.35 TB/s): the planes write and read 1.56 GB of planes of the long
+    operand; the fitted row priced 516 us, the route ran 730 and fused_wgmma, which reads it once, 489
+    (bench/results/README.md#dram-floor). The floor prices the planes at their traffic; the planner passes them."""
+    h100 = Device(9, 0, SMS, 232448, 3352.0)
+    m, n, k = 104, 16294, 5899  # torch's 16294 x 5899 @ 5899 x 104, column-major
+    _, planes, x = plan_on("tf32tf32", m, n, k, family="planes", device=h100)
+    assert _est(planes) == pytest.approx(x[4] / (DRAM_EFFICIENCY * 3352.0 * 1e-3), rel=1e-3), planes
+    _, taken, _ = plan_on("tf32tf32", m, n, k, device=h100)
+    assert fields(taken)["family"] != "planes" and _est(taken) < _est(planes), (taken, planes)
 
 
 def _wave_cost(tiles, splits):

@@ -54,7 +54,7 @@ SMEM_PER_BLOCK = {"9.0": 232448, "8.0": 166912, "8.6": 101376, "8.9": 101376, "1
 
 class Device(ctypes.Structure):
     _fields_ = [("cc_major", ctypes.c_int), ("cc_minor", ctypes.c_int), ("sm_count", ctypes.c_int),
-                ("max_smem_per_block", ctypes.c_int)]
+                ("max_smem_per_block", ctypes.c_int), ("dram_gbps", ctypes.c_double)]  # 0: the fit alone, no floor
 
 
 class Planner:

@@ -99,6 +99,7 @@ struct DeviceInfo {
   int cc_minor = 0;
   int sm_count = 0;
   int max_smem_per_block = 0;  // opt-in limit for dynamic shared memory
+  double dram_gbps = 0.0;      // peak DRAM bandwidth, GB/s; 0: unknown (cost_model.hpp: the floor)
   // A device described rather than opened (ecgemm_internal_plan_on: the planner on a CPU):
   // the driver entry points the families look up are assumed present.
   bool described = false;

@@ -20,7 +20,7 @@ def planner(path):
     f.restype = ctypes.c_int
     f.argtypes = [ctypes.POINTER(Device), ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int] + \
         [ctypes.c_int64] * 7 + [ctypes.c_float, ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_size_t]
-    h200 = Device(9, 0, 132, 232448)
+    h200 = Device(9, 0, 132, 232448, 4800.0)
 
     def plan(mode, op, m, k, n):
         # torch's row-major C = A B is the column-major C^T = B^T A^T

@@ -1,6 +1,7 @@
 """Two bench.random runs of one sample (two builds, one call) compared on ecgemm's own GPU times, so that cuBLAS's
 drift between the runs (3-4% on small products in call 1, where no route changed) stays out of the ratio: per mode,
-each family's products on the same route (time base / new, geometric mean), then every product whose route changed.
+each family's products on the same route (time base / new, geometric mean), then every product whose route changed
+(the plan, its cost estimate aside).
 
     python routes_ab.py NEW/results.json[.gz] BASE/results.json[.gz]
 """
@@ -8,6 +9,7 @@ import collections
 import gzip
 import json
 import math
+import re
 import sys
 
 
@@ -34,7 +36,7 @@ def main(new_path, base_path):
                     continue
                 cublas.append(b["methods"]["cublas"]["gpu_ms"] / c["methods"]["cublas"]["gpu_ms"])
                 ratio = b_m["gpu_ms"] / n_m["gpu_ms"]
-                if n_m["route"] == b_m["route"]:
+                if re.sub(r" est=\S+", "", n_m["route"]) == re.sub(r" est=\S+", "", b_m["route"]):
                     same[n_m["family"]].append(ratio)
                 else:
                     moved.append((c, b_m, n_m, ratio))

@@ -44,6 +44,10 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedWgmmaGeneralHalfHalf: return "fused_wgmma_general/halfhalf";
     case CostRow::kFusedWgmmaNarrowGeneralTf32Tf32: return "fused_wgmma_narrow_general/tf32tf32";
     case CostRow::kFusedWgmmaNarrowGeneralHalfHalf: return "fused_wgmma_narrow_general/halfhalf";
+    case CostRow::kFusedWgmmaNarrow64Tf32Tf32: return "fused_wgmma_narrow64/tf32tf32";
+    case CostRow::kFusedWgmmaNarrow64HalfHalf: return "fused_wgmma_narrow64/halfhalf";
+    case CostRow::kFusedWgmmaNarrow64GeneralTf32Tf32: return "fused_wgmma_narrow64_general/tf32tf32";
+    case CostRow::kFusedWgmmaNarrow64GeneralHalfHalf: return "fused_wgmma_narrow64_general/halfhalf";
     case CostRow::kCount: break;
   }
   return "?";

@@ -62,6 +62,13 @@ enum class CostRow : int {
   kFusedWgmmaGeneralHalfHalf,
   kFusedWgmmaNarrowGeneralTf32Tf32,  // the narrow tiles there
   kFusedWgmmaNarrowGeneralHalfHalf,
+  // The narrow tiles' N = 64, rows of their own: at 16 or 32 a CTA's k steps wait on latency, at 64
+  // on its products, and one row's sum of the two priced the 64-wide tile's long k up to 1.4x its
+  // time (bench/results/README.md#narrow64).
+  kFusedWgmmaNarrow64Tf32Tf32,
+  kFusedWgmmaNarrow64HalfHalf,
+  kFusedWgmmaNarrow64GeneralTf32Tf32,
+  kFusedWgmmaNarrow64GeneralHalfHalf,
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -463,6 +463,11 @@ CostRow cost_row(const Plan& plan) {
                               : CostRow::kPlanesTf32Tf32;
     case Family::kFusedWgmma: {
       const FusedWgmmaPlan& f = std::get<FusedWgmmaPlan>(plan.detail);
+      if (f.cols == 64 && f.general)
+        return half ? CostRow::kFusedWgmmaNarrow64GeneralHalfHalf
+                    : CostRow::kFusedWgmmaNarrow64GeneralTf32Tf32;
+      if (f.cols == 64)
+        return half ? CostRow::kFusedWgmmaNarrow64HalfHalf : CostRow::kFusedWgmmaNarrow64Tf32Tf32;
       if (f.cols < 128 && f.general)
         return half ? CostRow::kFusedWgmmaNarrowGeneralHalfHalf
                     : CostRow::kFusedWgmmaNarrowGeneralTf32Tf32;

@@ -83,3 +83,34 @@ def test_holdout_scores_each_way_on_cases_it_was_not_fitted_to():
     assert regret["kept rows"] == pytest.approx(1 / 0.8, rel=1e-3)
     assert regret["rescaled"] == pytest.approx(1.0)
     assert "fitted on 40 cases, scored on the other 40" in lines[0]
+
+
+def _run(path, gpu, families, ids):
+    import gzip
+    import json
+    rows = [{"id": i, "m": 1, "k": 1, "n": 1, "methods": {}} for i in ids]
+    with gzip.open(path, "wt") as f:
+        json.dump({"env": {"gpu": gpu}, "families": families, "modes": ["tf32tf32"], "gemm": rows,
+                   "batched": [{"id": "b0", "batch": 2, "m": 1, "k": 1, "n": 1, "methods": {}}]}, f)
+    return path
+
+
+def test_several_runs_of_one_gpu_are_fitted_as_one(tmp_path):
+    first = _run(tmp_path / "a.json.gz", "H100", ["simt", "fused_mma:64"], ["r0000", "r0001"])
+    second = _run(tmp_path / "b.json.gz", "H100", ["fused_mma:64", "fused_wgmma:narrow"], ["r0000"])
+    merged = F.load_runs([first, second])
+    assert [r["id"] for r in merged["gemm"]] == ["r0000", "r0001", "1:r0000"], "ids stay apart by run"
+    assert [r["id"] for r in merged["batched"]] == ["b0", "1:b0"]
+    assert merged["families"] == ["simt", "fused_mma:64", "fused_wgmma:narrow"]
+    assert F.load_runs([first])["gemm"] == F.load(first)["gemm"]
+    other = _run(tmp_path / "c.json.gz", "H200", ["simt"], ["r0000"])
+    with pytest.raises(SystemExit, match="another GPU"):
+        F.load_runs([first, other])
+
+
+def test_a_row_without_coefficients_is_left_out_of_the_choice():
+    # A row with too few points to fit (fewer than the features) has no coefficients in a refit;
+    # the choice is made among the families that have them, not refused.
+    points = [_point("r0", "simt", ONE, 2.0), _point("r0", "fused_wgmma_narrow64/tf32tf32", ONE, 1.0)]
+    (row,) = F.choose(points, {"simt": [1.0] + [0] * 7})
+    assert row["pick"] == row["best"] == "simt"

@@ -282,6 +282,24 @@ def test_a_plane_route_whose_planes_outgrow_l2_is_priced_at_its_traffic(plan_on)
     assert fields(taken)["family"] != "planes" and _est(taken) < _est(planes), (taken, planes)
 
 
+def test_a_side_of_33_to_64_against_long_ones_takes_the_narrow_tile(plan_on):
+    """fused_wgmma's narrow tile with N = 64 has cost rows of its own (the shared narrow rows, fitted mostly on N = 16,
+    priced its long k up to 1.4x its time): on an H100, a side of 33-64 against a long side (>= 8192) and k >= 1024
+    plans the 128 x 64 tile, which ran 1.07-1.43x fused_mma's 64 x 64 tile on the held-out products of this class
+    that the planner moved (bench/results/README.md#narrow64); main gave fused_mma 93 of these 200."""
+    h100 = Device(9, 0, SMS, 232448, 3352.0)
+    rng = random.Random(7)
+    tiles = []
+    for _ in range(200):
+        side, long, k = rng.randint(33, 64), int(2 ** rng.uniform(13, 14)), int(2 ** rng.uniform(10, 14))
+        ta, tb = rng.randint(0, 1), rng.randint(0, 1)
+        m, n = (side, long) if rng.random() < 0.5 else (long, side)
+        f = fields(plan_on("tf32tf32", m, n, k, ta=ta, tb=tb, device=h100)[1])
+        tiles.append((f["family"], f["tile"]))
+    narrow = tiles.count(("fused_wgmma", "128x64"))
+    assert narrow >= 180, sorted(set(tiles))
+
+
 def _wave_cost(tiles, splits):
     """Time of `tiles` output tiles cut into `splits` k splits, one CTA an SM, in units of the unsplit CTA's."""
     return -(-tiles * splits // SMS) / splits

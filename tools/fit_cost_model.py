@@ -7,7 +7,10 @@ described GPU, so the features are the ones the planner computes), the coefficie
 row are a non-negative least-squares fit of the relative error, and the fitted model then chooses a family for
 every (case, mode) the way the planner would, scored against the best family measured:
 
-    python -m tools.fit_cost_model bench/results/<run>/results.json.gz [--write] [--report FILE]
+    python -m tools.fit_cost_model bench/results/<run>/results.json.gz [MORE_RUNS ...] [--write] [--report FILE]
+
+Several runs of one GPU (e.g. the whole sample with every family, and more seeds of the products one family
+takes) are fitted as one: their cases side by side, each id prefixed by its run.
 
 --write replaces libecgemm/cost_coefficients.inc (each line naming its run); --rows R1,R2 replaces only those
 rows (a row whose refit chose worse on a held-out sample keeps its earlier run). Rebuild the library to use it.
@@ -40,7 +43,8 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_mma32/halfhalf", "fused_mma32/fp32", "gemv/along_len_cta", "gemv/lines", "simt/thin",
         "fused_wgmma_narrow/tf32tf32", "fused_wgmma_narrow/halfhalf", "fused_wgmma_general/tf32tf32",
         "fused_wgmma_general/halfhalf", "fused_wgmma_narrow_general/tf32tf32",
-        "fused_wgmma_narrow_general/halfhalf")  # CostRow's order
+        "fused_wgmma_narrow_general/halfhalf", "fused_wgmma_narrow64/tf32tf32", "fused_wgmma_narrow64/halfhalf",
+        "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -127,7 +131,8 @@ def cost_row(text):
     if family == "fused_mma" and fields.get("tile") == "32x32":
         return f"fused_mma32/{method}"
     if family == "fused_wgmma":  # the narrow tiles; the general kernel (an operand off 16 bytes or copied)
-        narrow = "" if fields.get("tile", "x128").endswith("x128") else "_narrow"
+        cols = fields.get("tile", "x128").split("x")[1]
+        narrow = {"128": "", "64": "_narrow64"}.get(cols, "_narrow")
         general = "_general" if "general" in text.split() else ""
         return f"fused_wgmma{narrow}{general}/{method}"
     return f"{family}/{method}"
@@ -263,7 +268,8 @@ def choose(points, coefs):
     offers them) against the best measured, and against the route the run's build took."""
     by_case = defaultdict(list)
     for p in points:
-        by_case[(p["id"], p["mode"])].append(p)
+        if p["row"] in coefs:  # a row with too few points to fit is left out of the choice
+            by_case[(p["id"], p["mode"])].append(p)
     for (cid, mode), ps in list(by_case.items()):
         if mode == "auto":
             ps += [dict(p, mode="auto") for p in by_case.get((cid, "tf32tf32"), []) if p["family"] == "planes"]
@@ -367,9 +373,30 @@ def load(path):
         return json.load(f)
 
 
+def relative(path):
+    try:
+        return path.resolve().relative_to(ROOT)
+    except ValueError:
+        return path
+
+
+def load_runs(paths):
+    """One run, or several of one GPU as one: the first run's header, every run's cases (ids prefixed by the
+    run's position after the first) and the union of their pinned families."""
+    results = load(paths[0])
+    for i, path in enumerate(paths[1:], 1):
+        other = load(path)
+        if other.get("env", {}).get("gpu") != results.get("env", {}).get("gpu"):
+            raise SystemExit(f"fit_cost_model: {path} was measured on another GPU than {paths[0]}")
+        for section in ("gemm", "batched"):
+            results[section] = results[section] + [dict(row, id=f"{i}:{row['id']}") for row in other[section]]
+        results["families"] = list(dict.fromkeys(results["families"] + other.get("families", [])))
+    return results
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m tools.fit_cost_model", description=__doc__.split("\n\n")[0])
-    p.add_argument("results", type=pathlib.Path, help="a calibration run's results.json[.gz]")
+    p.add_argument("results", type=pathlib.Path, nargs="+", help="calibration runs' results.json[.gz], one GPU")
     p.add_argument("--write", action="store_true", help=f"replace {INC.relative_to(ROOT)}")
     p.add_argument("--rows", default=None, metavar="R1,R2",
                    help="with --write: replace only these rows (e.g. simt,simt/slim), keep the others")
@@ -379,7 +406,7 @@ def main(argv=None):
                    help="also score kept rows, a refit and a rescale fitted on half the cases on the other half")
     p.add_argument("--report", type=pathlib.Path, default=None, help="also write the report here (Markdown)")
     args = p.parse_args(argv)
-    results = load(args.results)
+    results = load_runs(args.results)
     if not results.get("families"):
         raise SystemExit("fit_cost_model: this run pinned no families (bench.random --families)")
     planner = Planner(results.get("env", {}))
@@ -393,10 +420,7 @@ def main(argv=None):
     if args.report:
         args.report.write_text(md)
     if args.write:
-        try:
-            source = args.results.resolve().relative_to(ROOT)
-        except ValueError:
-            source = args.results
+        source = " + ".join(str(relative(path)) for path in args.results)
         only = None if args.rows is None else set(args.rows.split(","))
         if only is not None and not only <= set(ROWS):
             raise SystemExit(f"fit_cost_model: --rows names unknown rows {sorted(only - set(ROWS))}")

@@ -140,10 +140,10 @@ ecgemmStatus_t run(ecgemmHandle_t handle, const Call& call) {
     args.scalars.device_beta = call.beta;
   }
 
-  DeviceGuard guard(handle->device);
+  DeviceGuard guard(handle->dev.ordinal);
   if (!guard.ok()) return ECGEMM_STATUS_EXECUTION_FAILED;
   if (!product) {
-    const cudaError_t err = ecgemm::detail::launch_scale_c(args, handle->sm_count, handle->stream);
+    const cudaError_t err = ecgemm::detail::launch_scale_c(args, handle->dev.sm_count, handle->stream);
     return err == cudaSuccess ? ECGEMM_STATUS_SUCCESS : ECGEMM_STATUS_EXECUTION_FAILED;
   }
   return ecgemm::detail::dispatch_sgemm(*handle, args, call.entry);
@@ -261,12 +261,12 @@ ECGEMM_API ecgemmStatus_t ecgemm_create(ecgemmHandle_t* handle) {
   if (prop.major < 8) return ECGEMM_STATUS_ARCH_MISMATCH;
   auto* ctx = new (std::nothrow) ecgemmContext;
   if (ctx == nullptr) return ECGEMM_STATUS_ALLOC_FAILED;
-  ctx->device = device;
-  ctx->cc_major = prop.major;
-  ctx->cc_minor = prop.minor;
-  ctx->sm_count = prop.multiProcessorCount;
-  ctx->max_smem_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
-  ctx->dram_gbps = peak_dram_gbps(device);
+  ctx->dev.ordinal = device;
+  ctx->dev.cc_major = prop.major;
+  ctx->dev.cc_minor = prop.minor;
+  ctx->dev.sm_count = prop.multiProcessorCount;
+  ctx->dev.max_smem_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
+  ctx->dev.dram_gbps = peak_dram_gbps(device);
   ctx->workspace_limit = default_workspace_limit();
   ecgemm::detail::attach_device(device);
   *handle = ctx;
@@ -278,8 +278,8 @@ ECGEMM_API ecgemmStatus_t ecgemm_destroy(ecgemmHandle_t handle) {
   // Calls still in flight hold their scratch until they finish (stream order), so
   // nothing here waits for the device.
   {
-    DeviceGuard guard(handle->device);
-    ecgemm::detail::detach_device(handle->device);
+    DeviceGuard guard(handle->dev.ordinal);
+    ecgemm::detail::detach_device(handle->dev.ordinal);
   }
   delete handle;
   return ECGEMM_STATUS_SUCCESS;
@@ -320,7 +320,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_pointer_mode(ecgemmHandle_t handle, ecgemmP
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_get_device(ecgemmHandle_t handle, int* device) {
-  return get_setting(handle, device, [](const ecgemmContext& h) { return h.device; });
+  return get_setting(handle, device, [](const ecgemmContext& h) { return h.dev.ordinal; });
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_set_workspace(ecgemmHandle_t handle, void* workspace, size_t bytes) {
@@ -345,9 +345,9 @@ ECGEMM_API ecgemmStatus_t ecgemm_get_workspace_limit(ecgemmHandle_t handle, size
 
 ECGEMM_API ecgemmStatus_t ecgemm_release_workspace(ecgemmHandle_t handle) {
   if (handle == nullptr) return ECGEMM_STATUS_NOT_INITIALIZED;
-  DeviceGuard guard(handle->device);
+  DeviceGuard guard(handle->dev.ordinal);
   if (!guard.ok()) return ECGEMM_STATUS_EXECUTION_FAILED;
-  return ecgemm::detail::release_idle(handle->device);
+  return ecgemm::detail::release_idle(handle->dev.ordinal);
 }
 
 ECGEMM_API ecgemmStatus_t ecgemm_set_device_mem_handler(ecgemmHandle_t handle,
@@ -453,13 +453,13 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* 
   GemmArgs args = shape_args(call);
   args.scalars.beta = beta;
   ecgemmContext ctx;
-  ctx.cc_major = device->cc_major;
-  ctx.cc_minor = device->cc_minor;
-  ctx.sm_count = device->sm_count;
-  ctx.max_smem_per_block = device->max_smem_per_block;
-  ctx.dram_gbps = device->dram_gbps;
+  ctx.dev.cc_major = device->cc_major;
+  ctx.dev.cc_minor = device->cc_minor;
+  ctx.dev.sm_count = device->sm_count;
+  ctx.dev.max_smem_per_block = device->max_smem_per_block;
+  ctx.dev.dram_gbps = device->dram_gbps;
+  ctx.dev.described = true;
   ctx.mode = mode;
-  ctx.described = true;
   Plan plan;
   if (family == nullptr || *family == '\0') {
     plan = make_plan(ctx, args);
@@ -469,7 +469,7 @@ ECGEMM_API ecgemmStatus_t ecgemm_internal_plan_on(const ecgemmInternalDevice_t* 
     if (!plan_family(ctx, args, pin, &plan)) return ECGEMM_STATUS_NOT_SUPPORTED;
   }
   if (features != nullptr) {
-    const CostFeatures x = plan_features(plan, args, device_info(ctx));
+    const CostFeatures x = plan_features(plan, args, ctx.dev);
     for (int i = 0; i < kCostFeatures; ++i) features[i] = x.x[i];
   }
   const std::string line = describe(plan);

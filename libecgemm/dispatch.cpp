@@ -44,7 +44,7 @@ ecgemmStatus_t dispatch_sgemm(const ecgemmContext& ctx, const GemmArgs& args, co
   Scratch scratch(ctx);
   if (const ecgemmStatus_t status = scratch.acquire(plan.bytes); status != ECGEMM_STATUS_SUCCESS)
     return status;
-  return from_cuda(launch_plan(plan, args, scratch.data(), device_info(ctx), ctx.stream));
+  return from_cuda(launch_plan(plan, args, scratch.data(), ctx.dev, ctx.stream));
 }
 
 size_t workspace_bytes(const ecgemmContext& ctx, const GemmArgs& args) {

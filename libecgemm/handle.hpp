@@ -6,18 +6,15 @@
 #include <cstddef>
 
 #include "ecgemm.h"
+#include "kernels/gemm_args.hpp"
 
 struct ecgemmContext {
-  int device = 0;
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;
-  int max_smem_per_block = 0;
-  double dram_gbps = 0.0;  // peak DRAM bandwidth, GB/s (the cost model's floor); 0: unknown
+  // The device the handle runs on, as the planner and the families read it; for
+  // ecgemm_internal_plan_on, one described (no GPU behind it: planning only).
+  ecgemm::detail::DeviceInfo dev;
   cudaStream_t stream = nullptr;
   ecgemmMode_t mode = ECGEMM_MODE_TF32TF32;
   ecgemmPointerMode_t pointer_mode = ECGEMM_POINTER_MODE_HOST;
-  bool described = false;  // no GPU behind it: planning only (ecgemm_internal_plan_on)
 
   // Where a call's scratch comes from (memory.hpp, docs/memory.md): the user's workspace
   // if set, else the user's allocator if set, else the library's pool.

@@ -94,7 +94,7 @@ ecgemmStatus_t Scratch::acquire(size_t bytes) {
     source_ = Source::kHandler;
     return ECGEMM_STATUS_SUCCESS;
   }
-  DevicePool* p = device_pool(ctx_.device);
+  DevicePool* p = device_pool(ctx_.dev.ordinal);
   if (p != nullptr && p->pool != nullptr) {
     cudaError_t err = cudaMallocFromPoolAsync(&data_, bytes, p->pool, ctx_.stream);
     if (err == cudaErrorMemoryAllocation) {

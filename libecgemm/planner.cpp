@@ -82,7 +82,7 @@ struct Context {
 };
 
 Context context(const ecgemmContext& ctx, const GemmArgs& args) {
-  Context c{ctx, args, device_info(ctx), scratch_cap(ctx), false, TcMethod::kTf32Tf32,
+  Context c{ctx, args, ctx.dev, scratch_cap(ctx), false, TcMethod::kTf32Tf32,
             false, false, false};
   c.tensor_cores = tensor_core_method(ctx.mode, &c.method);
   c.corrected = c.method == TcMethod::kTf32Tf32 || c.method == TcMethod::kHalfHalf;
@@ -546,18 +546,6 @@ const char* family_name(Family family) {
     case Family::kFusedMma: return "fused_mma";
   }
   return "?";
-}
-
-DeviceInfo device_info(const ecgemmContext& ctx) {
-  DeviceInfo dev;
-  dev.ordinal = ctx.device;
-  dev.cc_major = ctx.cc_major;
-  dev.cc_minor = ctx.cc_minor;
-  dev.sm_count = ctx.sm_count;
-  dev.max_smem_per_block = ctx.max_smem_per_block;
-  dev.dram_gbps = ctx.dram_gbps;
-  dev.described = ctx.described;
-  return dev;
 }
 
 Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args) {

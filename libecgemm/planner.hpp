@@ -61,8 +61,6 @@ struct Plan {
   int64_t ctas = 0;          // CTAs of the main kernel
 };
 
-DeviceInfo device_info(const ecgemmContext& ctx);
-
 // The plan for one validated, non-degenerate GEMM (m, n, k >= 1) on this handle, within
 // scratch_cap(ctx) (memory.hpp): the cheapest plan by the cost model among those within the
 // cap (families plan fewer split-K steps under a cap; SIMT always fits).

@@ -72,7 +72,7 @@ constexpr int64_t kFp32RouteMaxK = 32;
 struct Context {
   const ecgemmContext& ctx;
   const GemmArgs& args;
-  DeviceInfo dev;
+  const DeviceInfo& dev;  // the handle's (ecgemmContext::dev)
   size_t cap;
   bool tensor_cores;  // the mode has Tensor Core products (all but FP32)
   TcMethod method;

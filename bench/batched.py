@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import ecgemm
+from bench import figures
 from bench.report import write_section
 from bench.timing import gpu_ms, host_us_per_call
 
@@ -91,7 +92,7 @@ def plot(results, path):
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    figures.save(fig, path, dpi=120)
     plt.close(fig)
 
 

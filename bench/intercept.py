@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench import figures
+
 CONFIGS = (("cuBLAS SGEMM", None), ("ecgemm tf32tf32", "tf32tf32"),
            ("ecgemm halfhalf", "halfhalf"))
 ROUTE = re.compile(r"^ecgemm_cublas: (\w+) .* route=(\w+)")
@@ -177,7 +179,7 @@ def plot(args, rows, path: Path) -> None:
     bottom.set_ylabel("|L - L_fp64| / L_fp64")
     bottom.set_xlabel("SGD step")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    figures.save(fig, path, dpi=120)
 
 
 def main(argv=None) -> None:

@@ -34,6 +34,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import ecgemm.jax as ej  # noqa: E402
+from bench import figures  # noqa: E402
 from bench.timing import time_host  # noqa: E402
 
 MODES = ("tf32tf32", "halfhalf")
@@ -212,7 +213,7 @@ def plot(products, mlp, path, big) -> None:
     right.set_ylabel("MSE loss")
     right.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    figures.save(fig, path, dpi=120)
 
 
 def main(argv=None) -> None:

@@ -5,7 +5,7 @@ import math
 import statistics
 from collections import defaultdict
 
-from bench import gemmul8_peer, guards
+from bench import figures, gemmul8_peer, guards
 from bench.methods import BY_NAME, CATALOG
 from bench.profiles import is_square
 
@@ -203,7 +203,7 @@ def _finite_residual(r):
 def _finish(fig, results, path):
     fig.suptitle(f"{results.get('env', {}).get('gpu', '')} — ecgemm bench", fontsize=9, x=0.99, ha="right")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    figures.save(fig, path, dpi=110)
     import matplotlib.pyplot as plt
     plt.close(fig)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import ecgemm
+from bench import figures
 from bench.inputs import case_seed, exp_pair, urand
 from bench.report import write_section
 from bench.timing import gpu_ms
@@ -174,7 +175,7 @@ def plot(results, path):
     axes[0, 0].legend(fontsize=7)
     fig.suptitle(f"Residual against SGEMM's on the same inputs — {results['device']}")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    figures.save(fig, path, dpi=110)
 
 
 def main(argv=None):

@@ -69,6 +69,10 @@ enum class CostRow : int {
   kFusedWgmmaNarrow64HalfHalf,
   kFusedWgmmaNarrow64GeneralTf32Tf32,
   kFusedWgmmaNarrow64GeneralHalfHalf,
+  // fused_mma's 32-wide tf32tf32 tile on a batch: a row apart from the 2-D products'. One row
+  // for both, refitted, priced batches of small products high and sent five to simt at 0.80x
+  // (bench/results/README.md#batch-rows).
+  kFusedMma32BatchedTf32Tf32,
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -155,7 +155,7 @@ void price(const Context& c, Plan& p) {
   p.chain_k = grid.k_per_cta;
   p.ctas = grid.ctas;
   const CostFeatures f = cost_features(grid, c.args);
-  p.fitted_us = estimate_us(cost_row(p), f);
+  p.fitted_us = estimate_us(cost_row(p, c.args.batch.batched()), f);
   p.estimate_us = std::max(p.fitted_us, dram_floor_us(f, c.dev));
 }
 
@@ -433,7 +433,7 @@ struct Describer {
 
 }  // namespace
 
-CostRow cost_row(const Plan& plan) {
+CostRow cost_row(const Plan& plan, bool batched) {
   // Operand type picks the row of the uncalibrated one-pass modes (cost_model.hpp).
   const bool half = uses_half(plan.method);
   switch (plan.family) {
@@ -479,7 +479,9 @@ CostRow cost_row(const Plan& plan) {
     case Family::kFusedMma:
       if (std::get<FusedMmaPlan>(plan.detail).fp32) return CostRow::kFusedMma32Fp32;
       if (std::get<FusedMmaPlan>(plan.detail).tile == 32)
-        return half ? CostRow::kFusedMma32HalfHalf : CostRow::kFusedMma32Tf32Tf32;
+        return half      ? CostRow::kFusedMma32HalfHalf
+               : batched ? CostRow::kFusedMma32BatchedTf32Tf32
+                         : CostRow::kFusedMma32Tf32Tf32;
       return half ? CostRow::kFusedMmaHalfHalf : CostRow::kFusedMmaTf32Tf32;
   }
   return CostRow::kSimt;

@@ -79,7 +79,7 @@ bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, const FamilyPin
 bool family_by_name(const char* name, FamilyPin* pin);
 
 // The cost model's inputs for a plan (tools/fit_cost_model.py reads them).
-CostRow cost_row(const Plan& plan);
+CostRow cost_row(const Plan& plan, bool batched);
 CostFeatures plan_features(const Plan& plan, const GemmArgs& args, const DeviceInfo& dev);
 
 }  // namespace ecgemm::detail

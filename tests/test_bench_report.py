@@ -390,9 +390,11 @@ def test_plots_are_written_from_synthetic_results(tmp_path):
     from bench import plots
     written = plots.write_all(report.finalize(synthetic_results()), tmp_path)
     assert sorted(p.name for p in written) == sorted(plots.PLOTS)
+    from PIL import Image
     for path in written:
-        data = path.read_bytes()
-        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        with Image.open(path) as image:  # drawn, not blank: lines, markers and text in several colours
+            assert len(image.convert("RGB").getcolors(maxcolors=1 << 16) or ()) >= 16, path.name
 
 
 def test_shapes_option_replaces_the_profile_shapes_and_rejects_bad_ones():
@@ -415,3 +417,37 @@ def test_batched_table_and_plot_from_rows(tmp_path):
     pytest.importorskip("matplotlib")
     batched.plot(results, tmp_path / "ratio.png")
     assert (tmp_path / "ratio.png").stat().st_size > 0
+
+
+def test_a_saved_figure_keeps_every_drawn_colour_exactly(tmp_path):
+    # bench.figures saves palette PNGs: each line's and marker's colour must survive exactly (a median cut merged a
+    # legend's thin blue line into grey), and the image must stay the figure it was, only its rarest shades moved.
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from bench import figures
+
+    colours = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+               "#17becf", "#aec7e8", "#ff9896"]
+    rng = np.random.default_rng(5)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for i, colour in enumerate(colours):
+        ax.plot(np.arange(20), rng.random(20) + i, color=colour, marker="o", label=colour)
+        ax.scatter(rng.random(200) * 20, rng.random(200) * 12, color=colour, s=12, edgecolors="k", linewidths=0.5)
+    ax.legend(fontsize=6)
+    plain, saved = tmp_path / "plain.png", tmp_path / "saved.png"
+    fig.savefig(plain, dpi=110)
+    figures.save(fig, saved, dpi=110)
+    plt.close(fig)
+    before = np.asarray(Image.open(plain).convert("RGB")).astype(int)
+    with Image.open(saved) as image:
+        assert image.mode == "P"
+        after = np.asarray(image.convert("RGB")).astype(int)
+    assert saved.stat().st_size < plain.stat().st_size
+    present = {tuple(c) for c in after.reshape(-1, 3)}
+    for colour in colours:
+        rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert rgb in present, colour
+    assert (np.abs(after - before).max(axis=2) == 0).mean() > 0.9

@@ -114,3 +114,35 @@ def test_a_row_without_coefficients_is_left_out_of_the_choice():
     points = [_point("r0", "simt", ONE, 2.0), _point("r0", "fused_wgmma_narrow64/tf32tf32", ONE, 1.0)]
     (row,) = F.choose(points, {"simt": [1.0] + [0] * 7})
     assert row["pick"] == row["best"] == "simt"
+
+
+def test_each_plans_row_is_the_one_the_library_priced_it_with():
+    # The tool names a plan's row from its text (cost_row); the library picks it from the plan and the call. Both
+    # must agree, or a refit moves the wrong row: the row's coefficients times the plan's features give the
+    # library's estimate (no DRAM floor on this described H100), 2-D products and batches alike.
+    try:
+        planner = F.Planner({"compute_capability": "9.0", "sms": 132})
+    except (FileNotFoundError, OSError) as exc:
+        pytest.skip(f"libecgemm not loadable: {exc}")
+    coefs, rng, rows_seen = F.inc_coefs(), random.Random(7), set()
+    side = lambda top: int(math.exp(rng.uniform(0, math.log(top))))  # noqa: E731
+    for i in range(300):
+        if i % 2:
+            row = {"m": side(256), "k": side(256), "n": side(256), "batch": rng.randint(2, 512)}
+        else:
+            m, k, n, ta, tb = side(8192), side(8192), side(8192), rng.random() < 0.5, rng.random() < 0.5
+            row = {"m": m, "k": k, "n": n, "trans_a": ta, "trans_b": tb,
+                   "lda": (m if ta else k) + rng.choice((0, 3)), "ldb": (k if tb else n) + rng.choice((0, 5))}
+        gemm, batch = F.abi_call(row)
+        for mode in ("tf32tf32", "halfhalf", "auto"):
+            for family in (None, "simt", "gemv", "planes", "fused_wgmma", "fused_wgmma:narrow", "fused_mma:32",
+                           "fused_mma:64"):
+                planned = planner.plan(mode, family, gemm, batch)
+                if planned is None:
+                    continue
+                text, x = planned
+                name = F.cost_row(text, batch > 1)
+                rows_seen.add(name)
+                est = float(text.split(" est=")[1].rstrip("us"))
+                assert sum(a * b for a, b in zip(coefs[name], x)) == pytest.approx(est, abs=0.051, rel=1e-3), text
+    assert {"fused_mma32/tf32tf32", "fused_mma32_batched/tf32tf32", "fused_mma/tf32tf32"} <= rows_seen

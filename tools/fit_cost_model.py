@@ -44,7 +44,8 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_narrow/tf32tf32", "fused_wgmma_narrow/halfhalf", "fused_wgmma_general/tf32tf32",
         "fused_wgmma_general/halfhalf", "fused_wgmma_narrow_general/tf32tf32",
         "fused_wgmma_narrow_general/halfhalf", "fused_wgmma_narrow64/tf32tf32", "fused_wgmma_narrow64/halfhalf",
-        "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf")  # CostRow's order
+        "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
+        "fused_mma32_batched/tf32tf32")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -118,8 +119,9 @@ def abi_call(row):
     return plan_batch(a, b, c).gemm, 1
 
 
-def cost_row(text):
-    """The coefficient row of a plan text: "family=planes method=auto ..." -> "planes/auto"."""
+def cost_row(text, batched=False):
+    """The coefficient row of a plan text: "family=planes method=auto ..." -> "planes/auto"; `batched`: the call
+    is a batch of more than one product (planner.cpp: cost_row)."""
     fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
     family, method = fields["family"], fields["method"]
     if family == "gemv":  # fewer than 32 lanes a line or row have rows of their own (planner.cpp: cost_row)
@@ -129,7 +131,7 @@ def cost_row(text):
     if family == "simt":
         return SIMT_ROWS.get(fields["tile"], "simt")
     if family == "fused_mma" and fields.get("tile") == "32x32":
-        return f"fused_mma32/{method}"
+        return "fused_mma32_batched/tf32tf32" if batched and method == "tf32tf32" else f"fused_mma32/{method}"
     if family == "fused_wgmma":  # the narrow tiles; the general kernel (an operand off 16 bytes or copied)
         cols = fields.get("tile", "x128").split("x")[1]
         narrow = {"128": "", "64": "_narrow64"}.get(cols, "_narrow")
@@ -166,7 +168,7 @@ def samples(results, planner):
                         break
                 mismatched += not same
                 out.append({"id": row["id"], "section": section, "mode": mode, "family": family,
-                            "plan": text.split(" est=")[0], "row": cost_row(text), "x": x,
+                            "plan": text.split(" est=")[0], "row": cost_row(text, batch > 1), "x": x,
                             "us": entry["gpu_ms"] * 1e3, "same_plan": same,
                             "cublas_us": row["methods"]["cublas"].get("gpu_ms", math.nan) * 1e3,
                             "default_us": row["methods"].get(mode, {}).get("gpu_ms", math.nan) * 1e3})
@@ -189,7 +191,7 @@ def fit(points):
 def family_of(row):
     """The kernel family a cost row prices: "fused_mma32/fp32" -> "fused_mma"."""
     head = row.split("/")[0]
-    return "fused_wgmma" if head.startswith("fused_wgmma") else head.replace("fused_mma32", "fused_mma")
+    return next((f for f in ("fused_wgmma", "fused_mma") if head.startswith(f)), head)
 
 
 def rescale(points, kept):

@@ -7,7 +7,7 @@ Cases at or below 0.95× get a black edge; cases whose residual missed the FP32 
 """
 import math
 
-from bench import guards
+from bench import figures, guards
 from bench.random.report import NEAR, mode_rows
 
 FAMILY_COLORS = {"planes": "#1f77b4", "fused_wgmma": "#d62728", "fused_mma": "#ff7f0e", "simt": "#2ca02c",
@@ -128,7 +128,7 @@ def _finish(fig, results, title, path, tight=True):
                  fontsize=10)
     if tight:
         fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    figures.save(fig, path, dpi=110)
     import matplotlib.pyplot as plt
     plt.close(fig)
 

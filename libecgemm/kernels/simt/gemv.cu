@@ -120,12 +120,14 @@ __device__ __forceinline__ void add_into(float (&acc)[R][4], const float (&part)
     for (int q = 0; q < 4; ++q) acc[r][q] += part[r][q];
 }
 
-// The thin operand over one span of k, staged as [kk][r]: one 16-byte shared load
-// gives every thin column at one k. Without it, R > 1 would issue R * 4 global loads
-// (L1 hits, but issue slots) per 16-byte load of the large operand (H200: 4096 x 4096
-// x 4 ran at 0.44x SGEMM that way).
+// The thin operand over one span of k, staged as [r][kk]: a lane's 16-byte shared load gives
+// one thin column at its four k, and a warp's 32 loads are 512 contiguous bytes. Without
+// staging, R > 1 would issue R * 4 global loads (L1 hits, but issue slots) per 16-byte load
+// of the large operand (H200: 4096 x 4096 x 4 ran at 0.44x SGEMM that way). Staged as
+// [kk][r], lanes read 64 bytes apart: four 4-way conflicted loads per 16 bytes of the large
+// operand (bench/results/README.md#gemv-staging).
 template <int R>
-__device__ __forceinline__ void stage_thin(float4* staged, const GemvProblem& p, int64_t span,
+__device__ __forceinline__ void stage_thin(float* staged, const GemvProblem& p, int64_t span,
                                            int64_t end) {
   const int64_t count = end - span;
   for (int64_t e = threadIdx.x; e < R * count; e += kThreads) {
@@ -133,28 +135,32 @@ __device__ __forceinline__ void stage_thin(float4* staged, const GemvProblem& p,
     const bool k_fast = p.vec_k == 1;
     const int r = static_cast<int>(k_fast ? e / count : e % R);
     const int64_t i = k_fast ? e % count : e / R;
-    reinterpret_cast<float*>(staged + i)[r] = thin(p, r, span + i);
+    staged[r * kSpanK + i] = thin(p, r, span + i);
   }
 }
 
-// part[r][q] += m[q] * thin(r, kk + q) for four consecutive k of one output line; the
-// thin values come from `staged` (indexed from `span`) when it is given.
+// part[r][q] += m[q] * thin(r, kk + q) for four consecutive k of one output line (kk a
+// multiple of 4 from `span`); the thin values come from `staged` (indexed from `span`) when
+// it is given. Each accumulator takes one FMA, so the order of r and q is free.
 template <int R>
 __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, const GemvProblem& p,
-                                        int64_t kk, const float4* staged, int64_t span) {
+                                        int64_t kk, const float* staged, int64_t span) {
+  if (staged) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const float4 t = *reinterpret_cast<const float4*>(staged + r * kSpanK + (kk - span));
+      part[r][0] = fmaf(m.x, t.x, part[r][0]);
+      part[r][1] = fmaf(m.y, t.y, part[r][1]);
+      part[r][2] = fmaf(m.z, t.z, part[r][2]);
+      part[r][3] = fmaf(m.w, t.w, part[r][3]);
+    }
+    return;
+  }
   const float mq[4] = {m.x, m.y, m.z, m.w};
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    if (staged) {
-      const float4 t = staged[kk + q - span];
-      const float tr[4] = {t.x, t.y, t.z, t.w};
+  for (int q = 0; q < 4; ++q)
 #pragma unroll
-      for (int r = 0; r < R; ++r) part[r][q] = fmaf(mq[q], tr[r], part[r][q]);
-    } else {
-#pragma unroll
-      for (int r = 0; r < R; ++r) part[r][q] = fmaf(mq[q], thin(p, r, kk + q), part[r][q]);
-    }
-  }
+    for (int r = 0; r < R; ++r) part[r][q] = fmaf(mq[q], thin(p, r, kk + q), part[r][q]);
 }
 
 // Large operand contiguous along k: the block's warps own kWarps / line_warps output lines,
@@ -167,9 +173,9 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
   constexpr bool kStage = R > 1;
-  __shared__ float4 staged_span[kStage ? kSpanK : 1];
+  __shared__ float4 staged_span[kStage ? R * kSpanK / 4 : 1];  // float4: 16-byte aligned
   __shared__ float line_sums[kShared ? kWarps : 1][R];
-  float4* staged = kStage ? staged_span : nullptr;
+  float* staged = kStage ? reinterpret_cast<float*>(staged_span) : nullptr;
   const int line_warps = kShared ? shared_warps : 1;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int share = warp % line_warps;  // this warp's turn among its line's
@@ -218,7 +224,7 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
         const float m = __ldg(line + q);
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-          const float v = kStage ? reinterpret_cast<const float*>(staged + (q - span))[r]
+          const float v = kStage ? staged[r * kSpanK + (q - span)]
                                  : thin(p, r, q);
           part[r][0] = fmaf(m, v, part[r][0]);
         }

@@ -73,6 +73,9 @@ enum class CostRow : int {
   // for both, refitted, priced batches of small products high and sent five to simt at 0.80x
   // (bench/results/README.md#batch-rows).
   kFusedMma32BatchedTf32Tf32,
+  // GEMV along k with a thin side of 2-4 (GemvPlan::staged): its barriers a span make long k cost more
+  // than the width-1 kernel's row says (bench/results/README.md#gemv-staging).
+  kGemvAlongKStaged,
   kCount
 };
 const char* cost_row_name(CostRow row);

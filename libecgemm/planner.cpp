@@ -410,7 +410,8 @@ struct Describer {
       return std::snprintf(out, len, "layout=along_k warps=%d lanes=%d blocks=%d splits=%d",
                            g.line_warps, g.line_lanes, g.line_blocks, g.splits);
     if (g.layout == GemvLayout::kAlongK)
-      return std::snprintf(out, len, "layout=along_k warps=%d splits=%d", g.line_warps, g.splits);
+      return std::snprintf(out, len, "layout=along_k warps=%d splits=%d%s", g.line_warps, g.splits,
+                           g.staged ? " staged" : "");
     return std::snprintf(out, len, "layout=along_len lanes=%d splits=%d", g.row_lanes, g.splits);
   }
   int operator()(const PlanesPlan& w) const {
@@ -454,7 +455,9 @@ CostRow cost_row(const Plan& plan, bool batched) {
       // Warps sharing a line keep the along-k row: it chose right for them (a row of their own,
       // fitted on 37 points, moved them to slower families: bench/results/gemv-in-cta-2026-11-25).
       if (g.layout == GemvLayout::kAlongK)
-        return g.line_lanes > 0 ? CostRow::kGemvLines : CostRow::kGemvAlongK;
+        return g.line_lanes > 0 ? CostRow::kGemvLines
+               : g.staged       ? CostRow::kGemvAlongKStaged
+                                : CostRow::kGemvAlongK;
       return g.row_lanes < 32 ? CostRow::kGemvAlongLenInCta : CostRow::kGemvAlongLen;
     }
     case Family::kPlanes:

@@ -370,6 +370,23 @@ def test_a_dot_product_stored_with_ld_1_takes_the_along_k_gemv_kernel(plan_on):
         assert fields(text)["layout"] == "along_k", (ta, text)
 
 
+def test_gemv_along_k_is_staged_exactly_where_a_thin_side_of_2_to_4_meets_k_above_16(plan_on):
+    """The along-k kernel stages a thin side of 2-4 in shared memory (GemvPlan::staged), and a cost row of its own
+    prices it; width 1, the short-k kernel (k <= 16), the lines kernel and the along-the-long-side layout do not."""
+    seen = set()
+    for width in (1, 2, 3, 4):
+        for k in (5, 16, 17, 100, 300, 5000, 70001):
+            for m, n, ta, tb in ((4096, width, 1, 0), (width, 4096, 0, 1), (4096, width, 0, 0)):
+                for family in ("gemv", "gemv:wide"):
+                    status, text, _ = plan_on("fp32", m, n, k, family=family, ta=ta, tb=tb)
+                    assert status == STATUS["SUCCESS"], text
+                    f = fields(text)
+                    staged = f["layout"] == "along_k" and "lanes" not in f and width > 1 and k > 16
+                    assert ("staged" in text.split()) == staged, (width, k, m, n, ta, tb, family, text)
+                    seen.add(staged)
+    assert seen == {True, False}
+
+
 def test_auto_s_fused_mma_plans_take_fp32_where_blocks_are_wide_and_no_fused_wgmma(plan_on):
     """AUTO off the planes runs tf32tf32's products; on fused_mma with FP32 blocks where the data
     are too wide for them (fused_mma.cu: kWideBinades), so not on fused_wgmma, which has none."""

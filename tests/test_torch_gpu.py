@@ -111,7 +111,10 @@ def test_layouts_are_read_in_place_without_copies(et):
         c = et.mm(a, b)
         torch.cuda.synchronize()
         grown = torch.cuda.max_memory_allocated() - before
-        assert grown < a.numel() * 4, f"{name}: {grown} bytes allocated: was a copied?"
+        # The call's own scratch (split-K partials) is allocated per call; a copy of a would come on top of it.
+        plan = ecgemm.explain(a, b, mode=et.DEFAULT_MODE)
+        scratch = int(dict(t.split("=", 1) for t in plan.split() if "=" in t)["workspace"])
+        assert grown < scratch + a.numel() * 4, f"{name}: {grown} bytes allocated ({plan}): was a copied?"
         assert_fp32_accurate(c, a @ b, a, b)
         assert error(c, expected.double()) <= 2 * error(expected, reference)
     expanded = rand(1, 512, seed=10).expand(256, 512)  # stride 0: the one layout copied

@@ -45,7 +45,7 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_general/halfhalf", "fused_wgmma_narrow_general/tf32tf32",
         "fused_wgmma_narrow_general/halfhalf", "fused_wgmma_narrow64/tf32tf32", "fused_wgmma_narrow64/halfhalf",
         "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
-        "fused_mma32_batched/tf32tf32")  # CostRow's order
+        "fused_mma32_batched/tf32tf32", "gemv/along_k_staged")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -126,7 +126,9 @@ def cost_row(text, batched=False):
     family, method = fields["family"], fields["method"]
     if family == "gemv":  # fewer than 32 lanes a line or row have rows of their own (planner.cpp: cost_row)
         if fields["layout"] == "along_k":  # "lanes=" only on the lines kernel's plans
-            return "gemv/lines" if "lanes" in fields else "gemv/along_k"
+            if "lanes" in fields:
+                return "gemv/lines"
+            return "gemv/along_k_staged" if "staged" in text.split() else "gemv/along_k"
         return "gemv/along_len" + ("_cta" if fields["lanes"] != "32" else "")
     if family == "simt":
         return SIMT_ROWS.get(fields["tile"], "simt")

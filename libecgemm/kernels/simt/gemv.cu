@@ -623,6 +623,7 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout la
     }
   }
   plan.k_chunk = round_up(k, kChunkAlign);
+  plan.staged = along_k && width > 1 && k > kShortMaxK;  // the short-k kernel stages nothing
   if (want > 1) {
     const KSplit s = split_k(k, want, kChunkAlign);
     plan.k_chunk = s.chunk;

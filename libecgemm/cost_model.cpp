@@ -37,6 +37,8 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedMma32Fp32: return "fused_mma32/fp32";
     case CostRow::kFusedMma32BatchedTf32Tf32: return "fused_mma32_batched/tf32tf32";
     case CostRow::kGemvAlongKStaged: return "gemv/along_k_staged";
+    case CostRow::kFusedMmaBatchedHalfHalf: return "fused_mma_batched/halfhalf";
+    case CostRow::kFusedMma32BatchedHalfHalf: return "fused_mma32_batched/halfhalf";
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
     case CostRow::kSimtThin: return "simt/thin";

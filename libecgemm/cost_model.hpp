@@ -76,6 +76,9 @@ enum class CostRow : int {
   // GEMV along k with a thin side of 2-4 (GemvPlan::staged): its barriers a span make long k cost more
   // than the width-1 kernel's row says (bench/results/README.md#gemv-staging).
   kGemvAlongKStaged,
+  // fused_mma's halfhalf tiles on a batch, apart from the 2-D products' rows as kFusedMma32BatchedTf32Tf32 is.
+  kFusedMmaBatchedHalfHalf,
+  kFusedMma32BatchedHalfHalf,
   kCount
 };
 const char* cost_row_name(CostRow row);

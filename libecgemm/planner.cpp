@@ -481,11 +481,14 @@ CostRow cost_row(const Plan& plan, bool batched) {
     }
     case Family::kFusedMma:
       if (std::get<FusedMmaPlan>(plan.detail).fp32) return CostRow::kFusedMma32Fp32;
-      if (std::get<FusedMmaPlan>(plan.detail).tile == 32)
-        return half      ? CostRow::kFusedMma32HalfHalf
-               : batched ? CostRow::kFusedMma32BatchedTf32Tf32
-                         : CostRow::kFusedMma32Tf32Tf32;
-      return half ? CostRow::kFusedMmaHalfHalf : CostRow::kFusedMmaTf32Tf32;
+      // A batch's products by rows of their own where a refit for 2-D products priced them wrong
+      // (bench/results/README.md#batch-rows); the 64-wide tf32tf32 row was fitted on both.
+      if (std::get<FusedMmaPlan>(plan.detail).tile == 32) {
+        if (half) return batched ? CostRow::kFusedMma32BatchedHalfHalf : CostRow::kFusedMma32HalfHalf;
+        return batched ? CostRow::kFusedMma32BatchedTf32Tf32 : CostRow::kFusedMma32Tf32Tf32;
+      }
+      if (half) return batched ? CostRow::kFusedMmaBatchedHalfHalf : CostRow::kFusedMmaHalfHalf;
+      return CostRow::kFusedMmaTf32Tf32;
   }
   return CostRow::kSimt;
 }

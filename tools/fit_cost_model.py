@@ -45,7 +45,8 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_general/halfhalf", "fused_wgmma_narrow_general/tf32tf32",
         "fused_wgmma_narrow_general/halfhalf", "fused_wgmma_narrow64/tf32tf32", "fused_wgmma_narrow64/halfhalf",
         "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
-        "fused_mma32_batched/tf32tf32", "gemv/along_k_staged")  # CostRow's order
+        "fused_mma32_batched/tf32tf32", "gemv/along_k_staged", "fused_mma_batched/halfhalf",
+        "fused_mma32_batched/halfhalf")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -132,8 +133,10 @@ def cost_row(text, batched=False):
         return "gemv/along_len" + ("_cta" if fields["lanes"] != "32" else "")
     if family == "simt":
         return SIMT_ROWS.get(fields["tile"], "simt")
-    if family == "fused_mma" and fields.get("tile") == "32x32":
-        return "fused_mma32_batched/tf32tf32" if batched and method == "tf32tf32" else f"fused_mma32/{method}"
+    if family == "fused_mma":  # a batch has rows of its own, but for the 64-wide tile's tf32tf32
+        tile = "fused_mma32" if fields.get("tile") == "32x32" else "fused_mma"
+        apart = batched and method in ("tf32tf32", "halfhalf") and (tile == "fused_mma32" or method == "halfhalf")
+        return f"{tile}{'_batched' if apart else ''}/{method}"
     if family == "fused_wgmma":  # the narrow tiles; the general kernel (an operand off 16 bytes or copied)
         cols = fields.get("tile", "x128").split("x")[1]
         narrow = {"128": "", "64": "_narrow64"}.get(cols, "_narrow")

@@ -1,5 +1,6 @@
-"""GEMV's along-k kernel, its thin operand staged as [r][kk] (this tree) or [kk][r] (main), on products with one side of
-1-4 whose large operand is contiguous along k: the GEMV family pinned (ECGEMM_FAMILY=gemv) and the planner's route
+"""GEMV's along-k kernel, its thin operand staged as [r][kk] (call 2's tree) or [kk][r] (main), or not staged where each
+thin column is contiguous along k (call 9's tree; "NT" here), on products with one side of 1-4 whose large operand is
+contiguous along k: the GEMV family pinned (ECGEMM_FAMILY=gemv) and the planner's route
 beside cuBLAS SGEMM in the same process, GPU time of back-to-back calls (median of rounds), and a hash of C's bits to
 compare builds with (the kernel's order of additions is meant to stay as it was). One JSON line a product; run once
 per build, then compare:
@@ -16,7 +17,8 @@ import sys
 SHAPES = [("NN", 4612, 13012, 3, 1), ("NN", 1686, 10412, 3, 1), ("NT", 2583, 11754, 4, 1), ("NT", 2, 812, 13028, 1),
           ("NN", 4096, 4096, 4, 1), ("NN", 4096, 4096, 2, 1), ("NN", 8192, 8192, 3, 1), ("NT", 4, 2048, 16384, 1),
           ("NN", 1024, 65536, 2, 1), ("NN", 65536, 300, 4, 1), ("NN", 30000, 1000, 3, 1), ("NT", 2, 4000, 3000, 1),
-          ("NN", 512, 2048, 3, 64), ("NN", 256, 700, 2, 200),
+          ("NN", 512, 2048, 3, 64), ("NN", 256, 700, 2, 200), ("NT", 512, 2048, 3, 64), ("NT", 8192, 8192, 3, 1),
+          ("NT", 4096, 4096, 2, 1),
           ("NN", 8192, 8192, 1, 1), ("NN", 4612, 13012, 1, 1), ("NT", 1, 4096, 20000, 1)]
 ROUTES = {"planner": None, "gemv": "gemv"}
 

@@ -141,14 +141,16 @@ __device__ __forceinline__ void stage_thin(float* staged, const GemvProblem& p, 
 
 // part[r][q] += m[q] * thin(r, kk + q) for four consecutive k of one output line (kk a
 // multiple of 4 from `span`); the thin values come from `staged` (indexed from `span`) when
-// it is given. Each accumulator takes one FMA, so the order of r and q is free.
-template <int R>
+// it is given, else as one 16-byte load a thin column where it is contiguous along k and
+// 16-byte aligned (kThinVec). Each accumulator takes one FMA, so the order of r and q is free.
+template <int R, bool kThinVec>
 __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, const GemvProblem& p,
                                         int64_t kk, const float* staged, int64_t span) {
-  if (staged) {
+  if (staged || kThinVec) {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      const float4 t = *reinterpret_cast<const float4*>(staged + r * kSpanK + (kk - span));
+      const float4 t = staged ? *reinterpret_cast<const float4*>(staged + r * kSpanK + (kk - span))
+                              : __ldg(reinterpret_cast<const float4*>(p.vec + r * p.vec_r + kk));
       part[r][0] = fmaf(m.x, t.x, part[r][0]);
       part[r][1] = fmaf(m.y, t.y, part[r][1]);
       part[r][2] = fmaf(m.z, t.z, part[r][2]);
@@ -165,14 +167,18 @@ __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, co
 
 // Large operand contiguous along k: the block's warps own kWarps / line_warps output lines,
 // line_warps warps a line (kShared; else a warp a line), which take the line's runs of k in
-// turn and add their sums in shared memory in warp order (gemv.hpp: GemvPlan).
-template <int R, bool kVec, bool kShared>
+// turn and add their sums in shared memory in warp order (gemv.hpp: GemvPlan). A thin side of
+// 2-4 is staged in shared memory a span at a time, unless each thin column is contiguous along
+// k and 16-byte aligned (kThinVec, with kVec): then every lane loads its own four k of it, and
+// the CTA meets no barrier (bench/results/README.md#gemv-staging).
+template <int R, bool kVec, bool kShared, bool kThinVec>
 __global__ void __launch_bounds__(kThreads)
 gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_warps) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
-  constexpr bool kStage = R > 1;
+  constexpr bool kStage = R > 1 && !kThinVec;
+  static_assert(!kThinVec || kVec, "thin 16-byte loads ride on the large operand's");
   __shared__ float4 staged_span[kStage ? R * kSpanK / 4 : 1];  // float4: 16-byte aligned
   __shared__ float line_sums[kShared ? kWarps : 1][R];
   float* staged = kStage ? reinterpret_cast<float*>(staged_span) : nullptr;
@@ -209,12 +215,12 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
             m[u] = __ldg(reinterpret_cast<const float4*>(line + kk + u * kStep) + lane);
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u)
-            fma_run<R>(part, m[u], p, kk + u * kStep + 4 * lane, staged, span);
+            fma_run<R, kThinVec>(part, m[u], p, kk + u * kStep + 4 * lane, staged, span);
         }
         // One warp a line ends each loop where the next begins.
         if constexpr (kShared) kk = span + (end - span) / kRound * kRound + share * kStep;
         for (; kk + kStep <= end; kk += line_warps * kStep)
-          fma_run<R>(part, __ldg(reinterpret_cast<const float4*>(line + kk) + lane), p,
+          fma_run<R, kThinVec>(part, __ldg(reinterpret_cast<const float4*>(line + kk) + lane), p,
                      kk + 4 * lane, staged, span);
         tail = kShared ? span + (end - span) / kStep * kStep : kk;
       }
@@ -462,6 +468,14 @@ __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProbl
 // Whether every product's large operand starts 16-byte aligned (the vector loads assume
 // it): the strides of a strided batch keep the first's alignment if they are multiples of
 // 4; pointer arrays are not read on the host, so they take the scalar loads.
+// Each thin column contiguous along k, 16-byte aligned in every product (fma_run's kThinVec).
+bool thin_aligned(const GemvProblem& p, const GemmArgs& g) {
+  if (p.vec_k != 1 || p.vec_r % 4 != 0 || reinterpret_cast<uintptr_t>(p.vec) % 16 != 0) return false;
+  if (!g.batch.batched()) return true;
+  if (g.batch.pointer_array()) return false;
+  return (p.mat_is_a ? g.batch.stride_b : g.batch.stride_a) % 4 == 0;
+}
+
 bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
   if (reinterpret_cast<uintptr_t>(p.mat) % 16 != 0) return false;
   if (!g.batch.batched()) return true;
@@ -525,8 +539,11 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
     if (plan.layout == GemvLayout::kAlongK) {
       // 16-byte loads: every line 16-byte aligned (one line: the operand)
       const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0), shared = plan.line_warps > 1;
-      const auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true> : gemv_along_k_kernel<R, true, false>)
-                              : (shared ? gemv_along_k_kernel<R, false, true> : gemv_along_k_kernel<R, false, false>);
+      auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true, false> : gemv_along_k_kernel<R, true, false, false>)
+                        : (shared ? gemv_along_k_kernel<R, false, true, false> : gemv_along_k_kernel<R, false, false, false>);
+      if constexpr (R > 1)  // one thin column has nothing to stage
+        if (vec && thin_aligned(p, g))
+          kernel = shared ? gemv_along_k_kernel<R, true, true, true> : gemv_along_k_kernel<R, true, false, true>;
       return launch(l, kernel, p, part, plan.k_chunk, plan.line_warps);
     }
     const bool vec = aligned && p.mat_k % 4 == 0, grouped = plan.row_lanes < 32;

@@ -39,6 +39,7 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kGemvAlongKStaged: return "gemv/along_k_staged";
     case CostRow::kFusedMmaBatchedHalfHalf: return "fused_mma_batched/halfhalf";
     case CostRow::kFusedMma32BatchedHalfHalf: return "fused_mma32_batched/halfhalf";
+    case CostRow::kGemvAlongKLoaded: return "gemv/along_k_loaded";
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
     case CostRow::kSimtThin: return "simt/thin";

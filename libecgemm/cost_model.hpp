@@ -79,6 +79,7 @@ enum class CostRow : int {
   // fused_mma's halfhalf tiles on a batch, apart from the 2-D products' rows as kFusedMma32BatchedTf32Tf32 is.
   kFusedMmaBatchedHalfHalf,
   kFusedMma32BatchedHalfHalf,
+  kGemvAlongKLoaded,  // GEMV along k, a thin side of 2-4 loaded without staging (GemvThin::kLoaded)
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -222,8 +222,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     }
     case Family::kGemv: {
       // Batches are not split (grid.z walks their products).
-      const GemvPlan g = plan_gemv(args.m, args.n, args.k, args.batch.count, gemv_layout(args), c.dev,
-                                   args.batch.batched() ? 0 : c.cap, gemv_form == GemvForm::kWide);
+      const GemvPlan g = plan_gemv(args, c.dev, args.batch.batched() ? 0 : c.cap, gemv_form == GemvForm::kWide);
       p.bytes = g.bytes;
       p.detail = g;
       break;
@@ -279,9 +278,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
   // lines: gemv.cu, plan_gemv), unless a pin names one.
   if (const auto* g = std::get_if<GemvPlan>(&p.detail);
       g != nullptr && g->line_lanes > 0 && gemv_form == GemvForm::kAny)
-    keep_cheaper(c, p, std::optional<GemvPlan>(plan_gemv(args.m, args.n, args.k, args.batch.count,
-                                                         gemv_layout(args), c.dev,
-                                                         args.batch.batched() ? 0 : c.cap, true)));
+    keep_cheaper(c, p, std::optional<GemvPlan>(plan_gemv(args, c.dev, args.batch.batched() ? 0 : c.cap, true)));
   // AUTO's products off the planes are tf32tf32's; on fused_mma a block whose operands are
   // too wide for them takes FP32's (docs/numerics.md section 12). Or, on fused_mma,
   // halfhalf's on values scaled a row and a column a stage (section 13).
@@ -411,7 +408,9 @@ struct Describer {
                            g.line_warps, g.line_lanes, g.line_blocks, g.splits);
     if (g.layout == GemvLayout::kAlongK)
       return std::snprintf(out, len, "layout=along_k warps=%d splits=%d%s", g.line_warps, g.splits,
-                           g.staged ? " staged" : "");
+                           g.thin == GemvThin::kStaged   ? " staged"
+                           : g.thin == GemvThin::kLoaded ? " loaded"
+                                                         : "");
     return std::snprintf(out, len, "layout=along_len lanes=%d splits=%d", g.row_lanes, g.splits);
   }
   int operator()(const PlanesPlan& w) const {
@@ -455,9 +454,10 @@ CostRow cost_row(const Plan& plan, bool batched) {
       // Warps sharing a line keep the along-k row: it chose right for them (a row of their own,
       // fitted on 37 points, moved them to slower families: bench/results/gemv-in-cta-2026-11-25).
       if (g.layout == GemvLayout::kAlongK)
-        return g.line_lanes > 0 ? CostRow::kGemvLines
-               : g.staged       ? CostRow::kGemvAlongKStaged
-                                : CostRow::kGemvAlongK;
+        return g.line_lanes > 0                ? CostRow::kGemvLines
+               : g.thin == GemvThin::kStaged ? CostRow::kGemvAlongKStaged
+               : g.thin == GemvThin::kLoaded ? CostRow::kGemvAlongKLoaded
+                                             : CostRow::kGemvAlongK;
       return g.row_lanes < 32 ? CostRow::kGemvAlongLenInCta : CostRow::kGemvAlongLen;
     }
     case Family::kPlanes:

@@ -126,8 +126,13 @@ def test_each_plans_row_is_the_one_the_library_priced_it_with():
         pytest.skip(f"libecgemm not loadable: {exc}")
     coefs, rng, rows_seen = F.inc_coefs(), random.Random(7), set()
     side = lambda top: int(math.exp(rng.uniform(0, math.log(top))))  # noqa: E731
-    for i in range(300):
-        if i % 2:
+    # GEMV with a thin side of 2-4 along k, its thin operand each way (staged, or loaded where contiguous along k)
+    thin = [{"m": m, "k": 3000, "n": n, "trans_a": ta, "trans_b": tb, "lda": m if ta else 3000, "ldb": 3000 if tb else n}
+            for m, n in ((4096, 3), (4, 4096)) for ta in (False, True) for tb in (False, True)]
+    for i in range(300 + len(thin)):
+        if i >= 300:
+            row = thin[i - 300]
+        elif i % 2:
             row = {"m": side(256), "k": side(256), "n": side(256), "batch": rng.randint(2, 512)}
         else:
             m, k, n, ta, tb = side(8192), side(8192), side(8192), rng.random() < 0.5, rng.random() < 0.5
@@ -146,4 +151,5 @@ def test_each_plans_row_is_the_one_the_library_priced_it_with():
                 est = float(text.split(" est=")[1].rstrip("us"))
                 assert sum(a * b for a, b in zip(coefs[name], x)) == pytest.approx(est, abs=0.051, rel=1e-3), text
     assert {"fused_mma32/tf32tf32", "fused_mma32_batched/tf32tf32", "fused_mma/tf32tf32", "fused_mma_batched/halfhalf",
-            "fused_mma32_batched/halfhalf", "fused_mma/halfhalf", "gemv/along_k", "gemv/along_k_staged"} <= rows_seen
+            "fused_mma32_batched/halfhalf", "fused_mma/halfhalf", "gemv/along_k", "gemv/along_k_staged",
+            "gemv/along_k_loaded"} <= rows_seen

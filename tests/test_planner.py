@@ -40,10 +40,10 @@ def plan_on():
         [ctypes.c_int64] * 7 + [ctypes.c_float, ctypes.POINTER(ctypes.c_double), ctypes.c_char_p, ctypes.c_size_t]
     h200 = Device(9, 0, SMS, 232448, H200_DRAM_GBPS)
 
-    def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0, device=h200):
+    def plan(mode, m, n, k, family=None, batch=1, ta=0, tb=0, device=h200, pad_a=0, pad_b=0):
         features = (ctypes.c_double * 8)()  # internal.h: ECGEMM_INTERNAL_COST_FEATURES
         text = ctypes.create_string_buffer(256)
-        lda, ldb = (k if ta else m), (n if tb else k)
+        lda, ldb = (k if ta else m) + pad_a, (n if tb else k) + pad_b
         status = f(ctypes.byref(device), MODES[mode], family.encode() if family else None, ta, tb, m, n, k,
                    lda, ldb, m, batch, 0.0, features, text, len(text))
         return status, text.value.decode(), list(features)
@@ -370,21 +370,28 @@ def test_a_dot_product_stored_with_ld_1_takes_the_along_k_gemv_kernel(plan_on):
         assert fields(text)["layout"] == "along_k", (ta, text)
 
 
-def test_gemv_along_k_is_staged_exactly_where_a_thin_side_of_2_to_4_meets_k_above_16(plan_on):
-    """The along-k kernel stages a thin side of 2-4 in shared memory (GemvPlan::staged), and a cost row of its own
-    prices it; width 1, the short-k kernel (k <= 16), the lines kernel and the along-the-long-side layout do not."""
+def test_gemv_along_k_reads_a_thin_side_of_2_to_4_staged_or_loaded(plan_on):
+    """The along-k kernel reads a thin side of 2-4 staged in shared memory, or loaded 16 bytes a lane where each thin
+    column is contiguous along k and 16-byte aligned (GemvThin), each priced by a cost row of its own; width 1, the
+    short-k kernel (k <= 16), the lines kernel and the along-the-long-side layout do neither. Padding the thin
+    operand's ld off a multiple of 4 stages what was loaded."""
     seen = set()
     for width in (1, 2, 3, 4):
         for k in (5, 16, 17, 100, 300, 5000, 70001):
-            for m, n, ta, tb in ((4096, width, 1, 0), (width, 4096, 0, 1), (4096, width, 0, 0)):
+            for m, n, ta, tb in ((4096, width, 1, 0), (4096, width, 1, 1), (width, 4096, 0, 1), (width, 4096, 1, 1),
+                                 (4096, width, 0, 0)):
                 for family in ("gemv", "gemv:wide"):
                     status, text, _ = plan_on("fp32", m, n, k, family=family, ta=ta, tb=tb)
                     assert status == STATUS["SUCCESS"], text
-                    f = fields(text)
-                    staged = f["layout"] == "along_k" and "lanes" not in f and width > 1 and k > 16
-                    assert ("staged" in text.split()) == staged, (width, k, m, n, ta, tb, family, text)
-                    seen.add(staged)
-    assert seen == {True, False}
+                    f, words = fields(text), text.split()
+                    thin = f["layout"] == "along_k" and "lanes" not in f and width > 1 and k > 16
+                    assert ("staged" in words or "loaded" in words) == thin, (width, k, m, n, ta, tb, family, text)
+                    if "loaded" in words:
+                        pads = {"pad_b": 1} if m > n else {"pad_a": 1}  # the thin operand's ld
+                        padded = plan_on("fp32", m, n, k, family=family, ta=ta, tb=tb, **pads)[1]
+                        assert "staged" in padded.split(), (text, padded)
+                    seen.add("staged" if "staged" in words else "loaded" if "loaded" in words else "neither")
+    assert seen == {"staged", "loaded", "neither"}
 
 
 def test_auto_s_fused_mma_plans_take_fp32_where_blocks_are_wide_and_no_fused_wgmma(plan_on):

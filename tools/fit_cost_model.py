@@ -46,7 +46,7 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_narrow_general/halfhalf", "fused_wgmma_narrow64/tf32tf32", "fused_wgmma_narrow64/halfhalf",
         "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
         "fused_mma32_batched/tf32tf32", "gemv/along_k_staged", "fused_mma_batched/halfhalf",
-        "fused_mma32_batched/halfhalf")  # CostRow's order
+        "fused_mma32_batched/halfhalf", "gemv/along_k_loaded")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -129,7 +129,8 @@ def cost_row(text, batched=False):
         if fields["layout"] == "along_k":  # "lanes=" only on the lines kernel's plans
             if "lanes" in fields:
                 return "gemv/lines"
-            return "gemv/along_k_staged" if "staged" in text.split() else "gemv/along_k"
+            words = text.split()
+            return "gemv/along_k" + ("_staged" if "staged" in words else "_loaded" if "loaded" in words else "")
         return "gemv/along_len" + ("_cta" if fields["lanes"] != "32" else "")
     if family == "simt":
         return SIMT_ROWS.get(fields["tile"], "simt")

@@ -20,6 +20,11 @@ constexpr int64_t kGemvMaxWidth = 4;
 // kernels differ in warps per output, so in how far k is split.
 enum class GemvLayout { kAlongK, kAlongLen };
 
+// Along k with a thin side of 2-4 (not the short-k or lines kernels): staged in shared memory a
+// span of k at a time, two barriers a span; or, where each thin column is contiguous along k and
+// 16-byte aligned, loaded 16 bytes a lane beside the large operand, no barrier.
+enum class GemvThin { kNone, kStaged, kLoaded };
+
 // k may be split inside the CTA (its warps add their sums in shared memory: no partials, one
 // launch) and across CTAs (`splits`: partials and a second kernel). The fixed groups (a warp a
 // line, 32 lanes a row) are the kernels' own form wherever the grid fills the GPU.
@@ -32,11 +37,9 @@ struct GemvPlan {
                          // across a batch's products (they share blocks); 0: the kernels above
   int line_blocks = 0;   // ... and its blocks an SM (4, or 5 streaming one thin column: gemv.cu)
   int row_lanes = 32;    // along the long side: lanes of a row group, 4 outputs each (1 ... 32)
-  // Along k, a thin side of 2-4 staged in shared memory a span of k at a time, two barriers a span
-  // (gemv_along_k_kernel): priced by a cost row of its own (planner.cpp: cost_row). Where the thin
-  // columns turn out contiguous along k and 16-byte aligned, the kernel loads them without staging
-  // (1.24-1.41x faster, bench/results/README.md#gemv-staging) and the row prices that high.
-  bool staged = false;
+  // Along k, how the kernel reads a thin side of 2-4 (gemv_along_k_kernel), each priced by a cost
+  // row of its own (planner.cpp: cost_row; bench/results/README.md#gemv-staging).
+  GemvThin thin = GemvThin::kNone;
   size_t bytes = 0;
 };
 
@@ -50,8 +53,7 @@ bool gemv_shape(const GemmArgs& args);
 // inside the CTA first where the grid alone leaves it idle; `max_bytes` caps the partials
 // (a user workspace that cannot grow). `wide`: the fixed groups only (the "gemv:wide" pin,
 // to measure against).
-GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout layout,
-                   const DeviceInfo& dev, size_t max_bytes = SIZE_MAX, bool wide = false);
+GemvPlan plan_gemv(const GemmArgs& args, const DeviceInfo& dev, size_t max_bytes = SIZE_MAX, bool wide = false);
 
 GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo& dev);
 

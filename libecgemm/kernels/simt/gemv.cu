@@ -468,19 +468,26 @@ __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProbl
 // Whether every product's large operand starts 16-byte aligned (the vector loads assume
 // it): the strides of a strided batch keep the first's alignment if they are multiples of
 // 4; pointer arrays are not read on the host, so they take the scalar loads.
-// Each thin column contiguous along k, 16-byte aligned in every product (fma_run's kThinVec).
-bool thin_aligned(const GemvProblem& p, const GemmArgs& g) {
-  if (p.vec_k != 1 || p.vec_r % 4 != 0 || reinterpret_cast<uintptr_t>(p.vec) % 16 != 0) return false;
-  if (!g.batch.batched()) return true;
-  if (g.batch.pointer_array()) return false;
-  return (p.mat_is_a ? g.batch.stride_b : g.batch.stride_a) % 4 == 0;
-}
-
 bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
   if (reinterpret_cast<uintptr_t>(p.mat) % 16 != 0) return false;
   if (!g.batch.batched()) return true;
   if (g.batch.pointer_array()) return false;
   return (p.mat_is_a ? g.batch.stride_a : g.batch.stride_b) % 4 == 0;
+}
+
+// The large operand's 16-byte loads along k: every line 16-byte aligned (one line: the operand).
+bool mat_vec_along_k(const GemvProblem& p, const GemmArgs& g) {
+  return mat_aligned(p, g) && (p.len == 1 || p.mat_l % 4 == 0);
+}
+
+// GemvThin::kLoaded: beside those, each thin column contiguous along k and 16-byte aligned in every
+// product (fma_run's kThinVec).
+bool thin_loaded(const GemvProblem& p, const GemmArgs& g) {
+  if (!mat_vec_along_k(p, g)) return false;
+  if (p.vec_k != 1 || p.vec_r % 4 != 0 || reinterpret_cast<uintptr_t>(p.vec) % 16 != 0) return false;
+  if (!g.batch.batched()) return true;
+  if (g.batch.pointer_array()) return false;
+  return (p.mat_is_a ? g.batch.stride_b : g.batch.stride_a) % 4 == 0;
 }
 
 // Outputs (lines) of one block, and how many of its groups walk one line's k in turn.
@@ -538,11 +545,11 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
     const Launch l = first_kernel({dim3(blocks, splits, products), kThreads, 0, stream});
     if (plan.layout == GemvLayout::kAlongK) {
       // 16-byte loads: every line 16-byte aligned (one line: the operand)
-      const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0), shared = plan.line_warps > 1;
+      const bool vec = mat_vec_along_k(p, g), shared = plan.line_warps > 1;
       auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true, false> : gemv_along_k_kernel<R, true, false, false>)
                         : (shared ? gemv_along_k_kernel<R, false, true, false> : gemv_along_k_kernel<R, false, false, false>);
       if constexpr (R > 1)  // one thin column has nothing to stage
-        if (vec && thin_aligned(p, g))
+        if (plan.thin == GemvThin::kLoaded && vec)
           kernel = shared ? gemv_along_k_kernel<R, true, true, true> : gemv_along_k_kernel<R, true, false, true>;
       return launch(l, kernel, p, part, plan.k_chunk, plan.line_warps);
     }
@@ -566,8 +573,9 @@ GemvLayout gemv_layout(const GemmArgs& args) {
   return make_problem(args, nullptr).mat_k == 1 ? GemvLayout::kAlongK : GemvLayout::kAlongLen;
 }
 
-GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout layout,
-                   const DeviceInfo& dev, size_t max_bytes, bool wide) {
+GemvPlan plan_gemv(const GemmArgs& args, const DeviceInfo& dev, size_t max_bytes, bool wide) {
+  const int64_t m = args.m, n = args.n, k = args.k, batch = args.batch.count;
+  const GemvLayout layout = gemv_layout(args);
   // Warps enough for DRAM (each keeps ~2 KiB of loads in flight) over several waves
   // (short idle tail), and enough k per warp that its loads outweigh its prologue and
   // epilogue. Along k a warp owns one output; along the long side 8 warps share 128.
@@ -640,7 +648,8 @@ GemvPlan plan_gemv(int64_t m, int64_t n, int64_t k, int64_t batch, GemvLayout la
     }
   }
   plan.k_chunk = round_up(k, kChunkAlign);
-  plan.staged = along_k && width > 1 && k > kShortMaxK;  // the short-k kernel stages nothing
+  if (along_k && width > 1 && k > kShortMaxK)  // the short-k kernel stages nothing
+    plan.thin = thin_loaded(make_problem(args, nullptr), args) ? GemvThin::kLoaded : GemvThin::kStaged;
   if (want > 1) {
     const KSplit s = split_k(k, want, kChunkAlign);
     plan.k_chunk = s.chunk;

@@ -548,8 +548,10 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
       const bool vec = mat_vec_along_k(p, g), shared = plan.line_warps > 1;
       auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true, false> : gemv_along_k_kernel<R, true, false, false>)
                         : (shared ? gemv_along_k_kernel<R, false, true, false> : gemv_along_k_kernel<R, false, false, false>);
+      // The plan's way, where the pointers allow it (they are the ones it was planned for; a plan
+      // made for other pointers stages, correct either way).
       if constexpr (R > 1)  // one thin column has nothing to stage
-        if (plan.thin == GemvThin::kLoaded && vec)
+        if (plan.thin == GemvThin::kLoaded && thin_loaded(p, g))
           kernel = shared ? gemv_along_k_kernel<R, true, true, true> : gemv_along_k_kernel<R, true, false, true>;
       return launch(l, kernel, p, part, plan.k_chunk, plan.line_warps);
     }

@@ -73,7 +73,7 @@ enum class CostRow : int {
   // for both, refitted, priced batches of small products high and sent five to simt at 0.80x
   // (bench/results/README.md#batch-rows).
   kFusedMma32BatchedTf32Tf32,
-  // GEMV along k with a thin side of 2-4 (GemvPlan::staged): its barriers a span make long k cost more
+  // GEMV along k with a thin side of 2-4 staged (GemvThin::kStaged): its barriers a span make long k cost more
   // than the width-1 kernel's row says (bench/results/README.md#gemv-staging).
   kGemvAlongKStaged,
   // fused_mma's halfhalf tiles on a batch, apart from the 2-D products' rows as kFusedMma32BatchedTf32Tf32 is.

@@ -465,14 +465,17 @@ __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProbl
   }
 }
 
-// Whether every product's large operand starts 16-byte aligned (the vector loads assume
-// it): the strides of a strided batch keep the first's alignment if they are multiples of
-// 4; pointer arrays are not read on the host, so they take the scalar loads.
-bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
-  if (reinterpret_cast<uintptr_t>(p.mat) % 16 != 0) return false;
+// Whether an operand starts 16-byte aligned in every product (the vector loads assume it):
+// the strides of a strided batch keep the first's alignment if they are multiples of 4;
+// pointer arrays are not read on the host, so they take the scalar loads.
+bool every_product_aligned(const float* first, int64_t stride, const GemmArgs& g) {
+  if (reinterpret_cast<uintptr_t>(first) % 16 != 0) return false;
   if (!g.batch.batched()) return true;
-  if (g.batch.pointer_array()) return false;
-  return (p.mat_is_a ? g.batch.stride_a : g.batch.stride_b) % 4 == 0;
+  return !g.batch.pointer_array() && stride % 4 == 0;
+}
+
+bool mat_aligned(const GemvProblem& p, const GemmArgs& g) {
+  return every_product_aligned(p.mat, p.mat_is_a ? g.batch.stride_a : g.batch.stride_b, g);
 }
 
 // The large operand's 16-byte loads along k: every line 16-byte aligned (one line: the operand).
@@ -483,11 +486,8 @@ bool mat_vec_along_k(const GemvProblem& p, const GemmArgs& g) {
 // GemvThin::kLoaded: beside those, each thin column contiguous along k and 16-byte aligned in every
 // product (fma_run's kThinVec).
 bool thin_loaded(const GemvProblem& p, const GemmArgs& g) {
-  if (!mat_vec_along_k(p, g)) return false;
-  if (p.vec_k != 1 || p.vec_r % 4 != 0 || reinterpret_cast<uintptr_t>(p.vec) % 16 != 0) return false;
-  if (!g.batch.batched()) return true;
-  if (g.batch.pointer_array()) return false;
-  return (p.mat_is_a ? g.batch.stride_b : g.batch.stride_a) % 4 == 0;
+  return mat_vec_along_k(p, g) && p.vec_k == 1 && p.vec_r % 4 == 0 &&
+         every_product_aligned(p.vec, p.mat_is_a ? g.batch.stride_b : g.batch.stride_a, g);
 }
 
 // Outputs (lines) of one block, and how many of its groups walk one line's k in turn.
@@ -523,7 +523,7 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
     });
   const bool aligned = mat_aligned(p, g);
   if (plan.line_lanes > 0) {  // plan_gemv: along k, never split; lines numbered across products
-    const bool vec = aligned && (p.len == 1 || p.mat_l % 4 == 0);
+    const bool vec = mat_vec_along_k(p, g);
     return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
       const int64_t lines = p.len * products, per_block = kThreads / plan.line_lanes;
       const Launch l = first_kernel({static_cast<unsigned>((lines + per_block - 1) / per_block), kThreads, 0, stream});
@@ -544,7 +544,6 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const Launch l = first_kernel({dim3(blocks, splits, products), kThreads, 0, stream});
     if (plan.layout == GemvLayout::kAlongK) {
-      // 16-byte loads: every line 16-byte aligned (one line: the operand)
       const bool vec = mat_vec_along_k(p, g), shared = plan.line_warps > 1;
       auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true, false> : gemv_along_k_kernel<R, true, false, false>)
                         : (shared ? gemv_along_k_kernel<R, false, true, false> : gemv_along_k_kernel<R, false, false, false>);

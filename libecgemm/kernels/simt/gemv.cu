@@ -1,6 +1,6 @@
 // The gemv family (gemv.hpp): GEMV-like products. The large operand is read once, 16 bytes per
-// lane where its alignment allows, kUnroll loads in flight per warp. Two kernels by
-// which index of the large operand is contiguous in memory:
+// lane where its alignment allows, several loads in flight per warp (along_k_unroll, kUnrollLen).
+// Two kernels by which index of the large operand is contiguous in memory:
 //   along k: one warp per output line (or 2 ... 8 sharing it), lanes along k, a butterfly
 //     over the warp;
 //   along the long side: lanes own 4 neighbouring outputs, the block's row groups (8 of 32
@@ -36,7 +36,7 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-constexpr int kUnroll = 4;         // along k: 4 x 512 bytes per warp
+constexpr int kUnroll = 4;         // along k: 4 x 512 bytes per warp (along_k_unroll)
 constexpr int kUnrollLen = 8;      // along the long side: 8 rows x 512 bytes per warp
 constexpr int64_t kChunkAlign = 128;  // k per split: whole 16-byte runs of a warp
 constexpr int64_t kSpanK = 2048;      // k per two-level span: 16 loads of 16 bytes per lane
@@ -55,6 +55,16 @@ constexpr int kLinesBlocksPerSm = 4;   // ... at most 64 registers a thread
 // there, counted in those times.) 6 blocks (40 registers) ran slower.
 constexpr int kLinesStreamBlocksPerSm = 5;
 constexpr int64_t kLinesStreamWaves = 8;  // at kLinesBlocksPerSm
+
+// The along-k kernel's runs of 512 bytes in flight per warp, and the CTAs an SM its registers must
+// allow (0: ptxas's choice), for a thin side of R, loaded or staged (GemvThin). ptxas's own choice
+// spilled 48 bytes at R = 3 loaded, kept R = 4 loaded at 88 registers (2 CTAs an SM) and R = 4
+// staged at 74 (3). Pinned, these ran 1.02-1.24x faster: bench/results/README.md#gemv-registers.
+// One warp a line takes its runs in the same order whatever the unroll: C's bits do not change.
+constexpr int along_k_unroll(int r, bool loaded) {
+  return (r == 2 && loaded) || (r == 4 && !loaded) ? 2 : kUnroll;
+}
+constexpr int along_k_min_ctas(int r, bool loaded) { return loaded && r >= 3 ? 3 : 0; }
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -172,7 +182,7 @@ __device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, co
 // k and 16-byte aligned (kThinVec, with kVec): then every lane loads its own four k of it, and
 // the CTA meets no barrier (bench/results/README.md#gemv-staging).
 template <int R, bool kVec, bool kShared, bool kThinVec>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, along_k_min_ctas(R, kThinVec))
 gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_warps) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();  // the first kernel of its call: the reduction may queue up
@@ -205,16 +215,17 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
       float part[R][4] = {};
       int64_t tail = span;  // where the 16-byte loads end
       if constexpr (kVec) {  // line and span are 16-byte aligned
-        constexpr int64_t kStep = 4 * 32, kRound = kUnroll * kStep;
-        // Whole rounds of kUnroll runs, then single runs, each dealt to the line's warps in turn.
+        constexpr int kRuns = along_k_unroll(R, kThinVec);
+        constexpr int64_t kStep = 4 * 32, kRound = kRuns * kStep;
+        // Whole rounds of kRuns runs, then single runs, each dealt to the line's warps in turn.
         int64_t kk = span + share * kRound;
         for (; kk + kRound <= end; kk += line_warps * kRound) {
-          float4 m[kUnroll];
+          float4 m[kRuns];
 #pragma unroll
-          for (int u = 0; u < kUnroll; ++u)
+          for (int u = 0; u < kRuns; ++u)
             m[u] = __ldg(reinterpret_cast<const float4*>(line + kk + u * kStep) + lane);
 #pragma unroll
-          for (int u = 0; u < kUnroll; ++u)
+          for (int u = 0; u < kRuns; ++u)
             fma_run<R, kThinVec>(part, m[u], p, kk + u * kStep + 4 * lane, staged, span);
         }
         // One warp a line ends each loop where the next begins.
@@ -548,10 +559,11 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
       auto kernel = vec ? (shared ? gemv_along_k_kernel<R, true, true, false> : gemv_along_k_kernel<R, true, false, false>)
                         : (shared ? gemv_along_k_kernel<R, false, true, false> : gemv_along_k_kernel<R, false, false, false>);
       // The plan's way, where the pointers allow it (they are the ones it was planned for; a plan
-      // made for other pointers stages, correct either way).
-      if constexpr (R > 1)  // one thin column has nothing to stage
-        if (plan.thin == GemvThin::kLoaded && thin_loaded(p, g))
-          kernel = shared ? gemv_along_k_kernel<R, true, true, true> : gemv_along_k_kernel<R, true, false, true>;
+      // made for other pointers stages, correct either way). plan_gemv shares a line among warps
+      // only for one thin column, which has nothing to stage.
+      if constexpr (R > 1)
+        if (plan.thin == GemvThin::kLoaded && !shared && thin_loaded(p, g))
+          kernel = gemv_along_k_kernel<R, true, false, true>;
       return launch(l, kernel, p, part, plan.k_chunk, plan.line_warps);
     }
     const bool vec = aligned && p.mat_k % 4 == 0, grouped = plan.row_lanes < 32;

@@ -15,7 +15,7 @@ from tools import device, output_hash
 from tools.output_hash import FAMILIES, FORMS, LAYOUTS, TC_MODES, cases, inputs
 
 ROOT = device.ROOT
-SUBCOMMANDS = ("install", "suite", "sanitizer", "probe", "route-times", "hash", "ceiling", "accuracy")
+SUBCOMMANDS = ("install", "suite", "sanitizer", "probe", "route-times", "hash", "ceiling", "accuracy", "random-ab")
 
 
 def test_help_runs_without_a_gpu_and_lists_every_subcommand():
@@ -39,6 +39,8 @@ def test_help_runs_without_a_gpu_and_lists_every_subcommand():
                                                                      "list": True}),
     (["ceiling", "--sizes", "8192"], {"sizes": "8192"}),
     (["accuracy", "--ks", "256"], {"ks": "256"}),
+    (["random-ab", "--sample=--seed 33 --max-width 4", "--order", "new,base"],
+     {"sample": "--seed 33 --max-width 4", "order": "new,base", "base": ".baseline", "held_out": ""}),
 ])
 def test_each_subcommand_parses_its_options(argv, expected):
     args, extra = device.parse(argv)
@@ -66,6 +68,8 @@ def test_suite_and_sanitizer_forward_pytest_arguments_others_refuse_them():
     (["sanitizer"], "either a pytest selection"),
     (["sanitizer", "--hash", "tests"], "either a pytest selection"),
     (["sanitizer", "--family", "simt", "tests"], "--family and --mode narrow --hash"),
+    (["random-ab", "--order", "base,base"], "--order lists base and new"),
+    (["random-ab", "--base", "no-such-tree"], "holds no tree to build"),
 ])
 def test_bad_values_are_refused_before_anything_runs(argv, message, tmp_path, monkeypatch):
     monkeypatch.setenv("OUT", str(tmp_path))

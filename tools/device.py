@@ -10,6 +10,7 @@
                mode, transpose pair and batch form: compares two builds bit for bit
   ceiling      big squares against the three-Tensor-Core-product ceiling (clocks, power)
   accuracy     residual tables per mode against cuBLAS SGEMM (urand and exponent types)
+  random-ab    two builds on bench.random's samples, in the order base, new, new, base
 
 Logs go to $OUT (default /tmp/out): a remote device run brings back what is there. Every
 step that runs a child process has a time limit (--timeout), so a hang (a lost mbarrier
@@ -129,7 +130,7 @@ def _forward(module_name: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tools import accuracy_tables, output_hash, probe, route_times, square_ceiling
+    from tools import accuracy_tables, output_hash, probe, random_ab, route_times, square_ceiling
 
     parser = argparse.ArgumentParser(prog="python tools/device.py", description=__doc__.split("\n\n")[0],
                                      epilog="Run `python tools/device.py SUBCOMMAND --help` for its options.")
@@ -171,7 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
              output_hash),
             ("ceiling", "big squares against the three-product ceiling, with clocks and power",
              square_ceiling),
-            ("accuracy", "residual tables of every mode against cuBLAS SGEMM's", accuracy_tables)):
+            ("accuracy", "residual tables of every mode against cuBLAS SGEMM's", accuracy_tables),
+            ("random-ab", "two builds (the base tree and this one) on bench.random's samples, compared run by run",
+             random_ab)):
         module.add_arguments(command(name, help, _forward(module.__name__.rsplit(".", 1)[1]), module=module))
     return parser
 

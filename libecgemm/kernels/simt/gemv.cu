@@ -681,7 +681,8 @@ GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo
   // The lines kernel numbers its lines across the batch's products.
   g.ctas = plan.line_lanes > 0 ? (len * args.batch.count + lines - 1) / lines
                                 : (len + lines - 1) / lines * plan.splits * args.batch.count;
-  // Threads, not registers, bound the other kernels.
+  // Counted as threads allow (8 CTAs an SM), though registers hold most of the other kernels to 2-5
+  // (ptxas -v: along k 30-80 registers a thread, along the long side 48-112); the rows' fit absorbs it.
   g.resident = int64_t{dev.sm_count} * (plan.line_lanes > 0 ? plan.line_blocks : 2048 / kThreads);
   g.tile_outputs = lines * width;
   g.k_per_cta = plan.k_chunk;

@@ -59,7 +59,8 @@ constexpr int64_t kLinesStreamWaves = 8;  // at kLinesBlocksPerSm
 // The along-k kernel's runs of 512 bytes in flight per warp, and the CTAs an SM its registers must
 // allow (0: ptxas's choice), for a thin side of R, loaded or staged (GemvThin). ptxas's own choice
 // spilled 48 bytes at R = 3 loaded, kept R = 4 loaded at 88 registers (2 CTAs an SM) and R = 4
-// staged at 74 (3). Pinned, these ran 1.02-1.24x faster: bench/results/README.md#gemv-registers.
+// staged at 74 (3). Pinned, most such products ran 1.03-1.24x faster with these, none slower beyond
+// run-to-run noise: bench/results/README.md#gemv-registers.
 // One warp a line takes its runs in the same order whatever the unroll: C's bits do not change.
 constexpr int along_k_unroll(int r, bool loaded) {
   return (r == 2 && loaded) || (r == 4 && !loaded) ? 2 : kUnroll;

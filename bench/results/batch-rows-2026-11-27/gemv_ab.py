@@ -23,6 +23,20 @@ SHAPES = [("NN", 4612, 13012, 3, 1), ("NN", 1686, 10412, 3, 1), ("NT", 2583, 117
 ROUTES = {"planner": None, "gemv": "gemv"}
 
 
+def operands(torch, op, m, k, n, batch):
+    """A, B (uniform(-1, 1), seeded by the shape; "T": a transposed view) and C of one product, or of a batch."""
+    g = torch.Generator(device="cuda").manual_seed(m + k + n + batch)
+    shape_a = (batch, k, m) if op[0] == "T" else (batch, m, k)
+    shape_b = (batch, n, k) if op[1] == "T" else (batch, k, n)
+    a = torch.rand(*shape_a, device="cuda", generator=g) * 2 - 1
+    b = torch.rand(*shape_b, device="cuda", generator=g) * 2 - 1
+    a = a.transpose(1, 2) if op[0] == "T" else a
+    b = b.transpose(1, 2) if op[1] == "T" else b
+    if batch == 1:
+        a, b = a[0], b[0]
+    return a, b, torch.empty(*((batch,) if batch > 1 else ()), m, n, device="cuda")
+
+
 def main(out):
     import torch
     import ecgemm
@@ -33,16 +47,7 @@ def main(out):
     torch.backends.cuda.matmul.allow_tf32 = False
     with open(out, "w") as f:
         for op, m, k, n, batch in SHAPES:
-            g = torch.Generator(device="cuda").manual_seed(m + k + n + batch)
-            shape_a = (batch, k, m) if op[0] == "T" else (batch, m, k)
-            shape_b = (batch, n, k) if op[1] == "T" else (batch, k, n)
-            a = torch.rand(*shape_a, device="cuda", generator=g) * 2 - 1
-            b = torch.rand(*shape_b, device="cuda", generator=g) * 2 - 1
-            a = a.transpose(1, 2) if op[0] == "T" else a
-            b = b.transpose(1, 2) if op[1] == "T" else b
-            if batch == 1:
-                a, b = a[0], b[0]
-            c = torch.empty(*((batch,) if batch > 1 else ()), m, n, device="cuda")
+            a, b, c = operands(torch, op, m, k, n, batch)
             row = {"op": op, "m": m, "k": k, "n": n, "batch": batch,
                    "cublas_us": gpu_us(lambda: torch.matmul(a, b, out=c))}
             for name, pin in ROUTES.items():

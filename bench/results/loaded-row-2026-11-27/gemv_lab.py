@@ -35,21 +35,14 @@ def main(out):
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "narrow-tiles-2026-11-26"))
     from narrow_ab import gpu_us
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "batch-rows-2026-11-27"))
+    from gemv_ab import operands
 
     torch.backends.cuda.matmul.allow_tf32 = False
     os.environ["ECGEMM_FAMILY"] = "gemv"
     with open(out, "w") as f:
         for op, m, k, n, batch in SHAPES:
-            g = torch.Generator(device="cuda").manual_seed(m + k + n + batch)
-            shape_a = (batch, k, m) if op[0] == "T" else (batch, m, k)
-            shape_b = (batch, n, k) if op[1] == "T" else (batch, k, n)
-            a = torch.rand(*shape_a, device="cuda", generator=g) * 2 - 1
-            b = torch.rand(*shape_b, device="cuda", generator=g) * 2 - 1
-            a = a.transpose(1, 2) if op[0] == "T" else a
-            b = b.transpose(1, 2) if op[1] == "T" else b
-            if batch == 1:
-                a, b = a[0], b[0]
-            c = torch.empty(*((batch,) if batch > 1 else ()), m, n, device="cuda")
+            a, b, c = operands(torch, op, m, k, n, batch)
             row = {"op": op, "m": m, "k": k, "n": n, "batch": batch, "route": ecgemm.explain(a, b, mode="tf32tf32"),
                    "cublas_us": gpu_us(lambda: torch.matmul(a, b, out=c)), "us": {}, "bits": {}}
             for v in VARIANTS:

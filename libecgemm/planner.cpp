@@ -86,10 +86,9 @@ Context context(const ecgemmContext& ctx, const GemmArgs& args) {
             false, false, false};
   c.tensor_cores = tensor_core_method(ctx.mode, &c.method);
   c.corrected = c.method == TcMethod::kTf32Tf32 || c.method == TcMethod::kHalfHalf;
-  // Not AUTO's: its tf32tf32 products there have no FP32 blocks for data too wide for
-  // them (fused_mma's do: docs/numerics.md section 12).
-  c.fused_ok =
-      c.tensor_cores && ctx.mode != ECGEMM_MODE_AUTO && fused_wgmma_usable(args, c.dev);
+  // AUTO's products there are tf32tf32's, with FP32 stages where the data are too wide for
+  // them (FusedWgmmaPlan::wide_fp32, docs/numerics.md section 12).
+  c.fused_ok = c.tensor_cores && fused_wgmma_usable(args, c.dev);
   // The fused mma.sync family runs every method. Its k bound (fused_mma.hpp: `fits`)
   // keeps the corrected modes FP32-class; the one-pass modes and Markidis accumulate in
   // the Tensor Core by definition, so it is not theirs.
@@ -156,6 +155,9 @@ void price(const Context& c, Plan& p) {
   p.ctas = grid.ctas;
   const CostFeatures f = cost_features(grid, c.args);
   p.fitted_us = estimate_us(cost_row(p, c.args.batch.batched()), f);
+  // AUTO's guard on fused_wgmma (cost_model.hpp: kFusedWgmmaGuardCost).
+  if (const auto* w = std::get_if<FusedWgmmaPlan>(&p.detail); w != nullptr && w->wide_fp32)
+    p.fitted_us *= kFusedWgmmaGuardCost;
   p.estimate_us = std::max(p.fitted_us, dram_floor_us(f, c.dev));
 }
 
@@ -240,7 +242,9 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       }
       break;
     case Family::kFusedWgmma: {
-      const FusedWgmmaPlan f = plan_fused_wgmma(p.method, args, c.dev, c.cap);
+      FusedWgmmaPlan f = plan_fused_wgmma(p.method, args, c.dev, c.cap);
+      // AUTO: a stage of the tile whose operands are too wide takes FP32's products.
+      f.wide_fp32 = auto_mode;
       p.bytes = f.bytes;
       p.detail = f;
       break;
@@ -294,8 +298,9 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
 // "fused_wgmma:narrow" names it ("fused_wgmma" pins the wide tiles).
 // `wide`: the family's plan for the call (plan_for).
 std::optional<Plan> narrow_plan(const Context& c, const Plan& wide) {
-  const std::optional<FusedWgmmaPlan> narrow = fused_wgmma_narrow(wide.method, c.args, c.dev, c.cap);
+  std::optional<FusedWgmmaPlan> narrow = fused_wgmma_narrow(wide.method, c.args, c.dev, c.cap);
   if (!narrow) return std::nullopt;
+  narrow->wide_fp32 = std::get<FusedWgmmaPlan>(wide.detail).wide_fp32;  // AUTO's, as plan_for's
   return replanned(c, wide, *narrow);
 }
 
@@ -421,8 +426,9 @@ struct Describer {
                          a.tf32.splits);
   }
   int operator()(const FusedWgmmaPlan& f) const {
-    return std::snprintf(out, len, "tile=%dx%d%s%s splits=%d", 64 * f.consumers, f.cols,
-                         f.swapped ? " swapped" : "", f.general ? " general" : "", f.splits);
+    return std::snprintf(out, len, "tile=%dx%d%s%s splits=%d%s", 64 * f.consumers, f.cols,
+                         f.swapped ? " swapped" : "", f.general ? " general" : "", f.splits,
+                         f.wide_fp32 ? " wide=fp32" : "");
   }
   int operator()(const FusedMmaPlan& f) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s%s", f.tile, f.tile, f.splits,

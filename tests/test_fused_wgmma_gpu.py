@@ -34,7 +34,7 @@ def test_fused_against_fp64_and_cublas(handle, mode, ta, tb, m, n, k, aligned):
     check_product(handle, mode, ta, tb, m, n, k, pad, offset, seed=m * 7 + n + k)
 
 
-@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "auto"])
 @pytest.mark.parametrize("m,n,k", [(40, 36, 50), (200, 40, 3000)])
 def test_fused_nan_inf_alpha_beta(handle, mode, m, n, k):
     check_nan_inf_alpha_beta(handle, mode, m, n, k)
@@ -56,7 +56,7 @@ def test_default_rule_sends_one_skinny_side_to_the_fused_family(handle, monkeypa
     assert expected_class_ok(mode, res, res_cublas, k), (res, res_cublas)
 
 
-@pytest.mark.parametrize("mode", [m for m in TC_MODES if m != "auto"])  # AUTO: not this family's
+@pytest.mark.parametrize("mode", TC_MODES)
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
 @pytest.mark.parametrize("m,n,k", [(130, 257, 300), (300, 64, 2000), (1, 700, 513),
                                    (257, 129, 64 * 37 + 5)])
@@ -92,7 +92,7 @@ def check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
         assert torch.equal(product(pa, pb), aligned), (pa, pb)
 
 
-@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "auto"])
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T")])
 def test_copied_batches_give_the_strided_tma_bits(handle, mode, ta, tb):
     check_copied_batches_give_the_strided_bits(handle, mode, ta, tb, 130, 72, 300, 3)

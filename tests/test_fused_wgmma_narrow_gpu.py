@@ -1,6 +1,6 @@
 """fused_wgmma's narrow tiles (ECGEMM_FAMILY=fused_wgmma:narrow): a side of C at most 64 wide
 on the tile's N (16, 32 or 64) against 128 rows of the long side, on either side of C, in the
-corrected modes; every transpose, aligned and unaligned operands, split-K and batches, against an
+corrected modes and AUTO; every transpose, aligned and unaligned operands, split-K and batches, against an
 FP64 product and cuBLAS SGEMM on the same inputs, C poisoned; unaligned operands (class maps or
 copies) and copied batches bit-identical to the aligned ones."""
 import pytest
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.gpu
 if torch.cuda.get_device_capability() != (9, 0):
     pytest.skip("the fused family is built for sm_90a (H100/H200)", allow_module_level=True)
 
-MODES = ["tf32tf32", "halfhalf"]
+MODES = ["tf32tf32", "halfhalf", "auto"]
 # The narrow side at each width's edges (1, 16 | 17, 32 | 33, 64), on m or on n; long sides
 # ragged around 128; k within one stage, ragged, and long over few tiles (split-K).
 SHAPES = [(1, 300, 40), (300, 1, 40), (16, 1000, 257), (1000, 17, 513), (32, 129, 700),
@@ -36,7 +36,9 @@ def narrow_route(monkeypatch):
 @pytest.mark.parametrize("m,n,k", SHAPES)
 def test_the_pin_plans_the_narrowest_tile(handle, mode, m, n, k):
     text = plan(handle, mode, "N", "N", m, n, k)
-    assert f"family=fused_wgmma method={mode} tile=128x{width(min(m, n))}" in text, text
+    method = "tf32tf32" if mode == "auto" else mode  # AUTO's products there, with FP32 stages
+    assert f"family=fused_wgmma method={method} tile=128x{width(min(m, n))}" in text, text
+    assert ("wide=fp32" in text) == (mode == "auto"), text
     assert (" swapped " in text) == (m < n), text
 
 

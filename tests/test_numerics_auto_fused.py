@@ -37,6 +37,21 @@ def test_one_outlier_marks_its_row_block_in_its_stage_only():
     assert (wide == expected).all()
 
 
+def test_a_tile_s_decision_covers_its_rows_and_columns_in_that_stage():
+    # fused_wgmma's tiles (128 x 128 here): the outlier's tile row in its stage, every tile column.
+    a = RNG.uniform(0, 1, (200, 160)).astype(np.float32)
+    b = RNG.uniform(0, 1, (160, 300)).astype(np.float32)
+    a[140, 50] = 2.0 ** 40
+    b[100, 7] = 2.0 ** -60
+    wide = wide_blocks(a, b, 128, 128)
+    assert wide.shape == (2, 3, 5)
+    expected = np.zeros_like(wide)
+    expected[1, :, 1] = True                            # rows 128..199, k 32..63
+    expected[:, 0, 3] = True                            # columns 0..127, k 96..127
+    assert (wide == expected).all()
+    assert (wide_blocks(a, b, 64, 16).sum(axis=(0, 1)) == [0, 19, 0, 4, 0]).all()
+
+
 def test_the_bound_and_what_does_not_count():
     base = np.ones((1, 8), dtype=np.float32)
     run = base.copy()

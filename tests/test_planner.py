@@ -233,8 +233,6 @@ def _k_per_cta(x):
 def test_families_split_long_k_where_their_grid_leaves_sms_idle(plan_on, mode, family):
     """The accuracy bound (splitk_plan.hpp: kMaxChainK) is kept by the family's own plan, not only by the
     planner's filter: a grid of fewer tiles than SMs splits k into chunks of at most 4096."""
-    if family == "fused_wgmma" and mode == "auto":
-        pytest.skip("AUTO does not run on fused_wgmma (planner.cpp: fused_ok)")
     checked = 0
     for m, n, k, _, ta, tb in random_shapes(300, seed=len(mode) + len(family)) + \
             [(636, 2971, 10833, 1, 0, 1), (3360, 158, 12554, 1, 0, 0), (64, 64, 1 << 20, 1, 0, 0)]:
@@ -394,21 +392,29 @@ def test_gemv_along_k_reads_a_thin_side_of_2_to_4_staged_or_loaded(plan_on):
     assert seen == {"staged", "loaded", "neither"}
 
 
-def test_auto_s_fused_mma_plans_take_fp32_where_blocks_are_wide_and_no_fused_wgmma(plan_on):
-    """AUTO off the planes runs tf32tf32's products; on fused_mma with FP32 blocks where the data
-    are too wide for them (fused_mma.cu: kWideBinades), so not on fused_wgmma, which has none."""
-    seen = 0
-    for m, n, k, batch, ta, tb in random_shapes(300, seed=11):
+GUARD_COST = 1.07  # cost_model.hpp: kFusedWgmmaGuardCost
+
+
+def test_auto_s_fused_plans_take_fp32_where_data_are_wide_and_follow_tf32tf32(plan_on):
+    """AUTO off the planes runs tf32tf32's products; on fused_mma and fused_wgmma with FP32 blocks or
+    stages where the data are too wide for them (common/wide_runs.cuh), priced as tf32tf32's (on
+    fused_wgmma times kFusedWgmmaGuardCost): where tf32tf32 takes a family, AUTO takes the same one,
+    the plane route's scaled form, or, off fused_wgmma, a plan priced below its guarded one."""
+    seen = {"fused_mma": 0, "fused_wgmma": 0}
+    for m, n, k, batch, ta, tb in random_shapes(400, seed=11):
         status, text, _ = plan_on("auto", m, n, k, batch=batch, ta=ta, tb=tb)
-        f = fields(text)
-        assert f["family"] != "fused_wgmma", text
-        if f["family"] == "fused_mma" and f["method"] != "fp32":  # not its FP32 form (small k)
-            seen += 1
+        other = plan_on("tf32tf32", m, n, k, batch=batch, ta=ta, tb=tb)[1]
+        f, g = fields(text), fields(other)
+        assert "wide=" not in other, other
+        if f["family"] != g["family"] and f["method"] != "auto":
+            assert g["family"] == "fused_wgmma", (text, other)
+            assert float(f["est"][:-2]) <= GUARD_COST * float(g["est"][:-2]), (text, other)
+        if f["family"] in seen and f["method"] != "fp32":  # not fused_mma's FP32 form (small k)
+            seen[f["family"]] += 1
             assert f.get("wide") == "fp32" and f["method"] == "tf32tf32", text
-            other = plan_on("tf32tf32", m, n, k, batch=batch, ta=ta, tb=tb)[1]
-            assert "wide=" not in other, other
-    assert seen >= 10, seen
-    assert plan_on("auto", 64, 64, 4096, family="fused_wgmma")[1].find("fused_wgmma") < 0
+    assert min(seen.values()) >= 10, seen
+    assert "wide=fp32" in plan_on("auto", 64, 64, 4096, family="fused_wgmma")[1]
+    assert "wide=fp32" in plan_on("auto", 40, 5000, 4096, family="fused_wgmma:narrow")[1]
 
 
 def gemv_groups(text):

@@ -26,7 +26,7 @@ struct FusedMmaPlan {
   // cap (or a batch, which is not split) leaves longer ones; the planner then goes elsewhere.
   bool fits = true;
   // AUTO (tf32tf32's products): a 32 x 32 block of C takes a stage's products in FP32
-  // where its operands span too many binades for the two parts (fused_mma.cu: kWideBinades).
+  // where its operands span too many binades for the two parts (common/wide_runs.cuh).
   bool wide_fp32 = false;
   // AUTO with halfhalf's products: each stage's values scaled by a power of two per row of
   // op(A) and per column of op(B) (fused_mma.cu: StageForm::kScaled); wide_fp32 as well.

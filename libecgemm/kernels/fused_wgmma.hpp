@@ -19,6 +19,8 @@ struct FusedWgmmaPlan {
                          // rows, or the long side a narrow tile's rows
   bool general = false;  // some operand off 16 bytes or copied: a general kernel (class
                          // maps or copies), priced by rows of their own
+  bool wide_fp32 = false;  // AUTO: tf32tf32's products, and a stage in FP32 where its data are
+                           // too wide for them (docs/numerics.md section 12)
   int splits = 1;        // split-K factor (deterministic reduction); 1 for batches
   int64_t units_per_split = 0;  // 32-wide K units per split
   size_t bytes = 0;      // workspace: split-K partials

@@ -38,6 +38,7 @@
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
+#include "kernels/common/wide_runs.cuh"
 #include "kernels/sm80/fragments.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/fused_mma.hpp"
@@ -72,15 +73,10 @@ constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound b
 
 // AUTO on this family (`FusedMmaPlan::wide_fp32`, docs/numerics.md section 12): a block of
 // 32 rows x 32 columns of C takes one stage's products in FP32 (exact products, SGEMM's
-// arithmetic) where its operands are too wide for tf32tf32's two parts: some run of
-// kGuardRun values along k of one of its rows of op(A) or columns of op(B) spans more than
-// kWideBinades binades between its nonzero values, or holds an Inf or a NaN. Types 1 and 3
-// of the paper (at most 29 binades a row) kept tf32tf32 at or below SGEMM's residual;
-// types 2 and 4 and a 2^40 outlier a row (40-65) did not (bench/results/README.md#auto-fused).
+// arithmetic) where its operands are too wide for tf32tf32's two parts: some run of one of
+// its rows of op(A) or columns of op(B) is wide (common/wide_runs.cuh).
 // Blocks and runs are the same for both tiles, so the tiles give the same bits.
 constexpr int kGuardBlock = 32;
-constexpr int kGuardRun = 8;
-constexpr int kWideBinades = 32;
 
 // AUTO's forms on this family (FusedMmaPlan): off; tf32tf32's products with the FP32
 // blocks above; or halfhalf's products on values scaled by a power of two per row of
@@ -279,10 +275,7 @@ __device__ __forceinline__ void store_parts(const float (&v)[kSplitRun], char* h
 }
 
 // A run's largest magnitude (its bits), and with kGuard whether it has a sub-run of
-// kGuardRun too wide for tf32tf32's two parts: kWideBinades between its nonzero values, or an
-// Inf or a NaN. Integer work on the bits; the smallest nonzero magnitude is taken less 1, so
-// that a zero wraps to the top. The guard adds one operation a value to the split's test
-// (the add and the min are one instruction) and a few a sub-run.
+// kGuardRun too wide for tf32tf32's two parts (common/wide_runs.cuh).
 struct RunBits {
   uint32_t widest = 0;
   bool wide = false;
@@ -293,24 +286,14 @@ __device__ __forceinline__ RunBits run_bits(const float (&v)[kRun]) {
   RunBits r;
 #pragma unroll
   for (int s = 0; s < kRun; s += kGuardRun) {
-    uint32_t hi = 0, lo = 0xffffffffu;
+    RunSpread spread;
 #pragma unroll
     for (int j = s; j < s + kGuardRun; ++j) {
-      const uint32_t a = float_bits(v[j]) & 0x7fffffffu;
-      hi = max(hi, a);
-      if constexpr (kGuard) lo = min(lo, a - 1u);
+      if constexpr (kGuard) spread.add(v[j]);
+      else spread.top = max(spread.top, float_bits(v[j]) & 0x7fffffffu);
     }
-    r.widest = max(r.widest, hi);
-    if constexpr (kGuard) {
-      // Exponent fields more than kWideBinades apart: the smallest nonzero magnitude (lo + 1)
-      // below the largest's exponent field E less kWideBinades, compared as bits, without
-      // shifting either exponent out (that took ~11 instructions a sub-run; 16-bit DPX lanes
-      // did not help: bench/results/README.md#ring). Signed: all zeros leave lo = -1, above
-      // a bound below 0.
-      constexpr int kBound = (kWideBinades << 23) + 2;  // lo + 1 < E - 2^23 kWideBinades
-      const int bound = static_cast<int>(hi & 0x7f800000u) - kBound;
-      r.wide |= hi >= 0x7f800000u || static_cast<int>(lo) <= bound;
-    }
+    r.widest = max(r.widest, spread.top);
+    if constexpr (kGuard) r.wide |= spread.wide();
   }
   return r;
 }

@@ -91,6 +91,10 @@ GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, con
 
 cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,
                                void* workspace, const DeviceInfo& dev, cudaStream_t stream) {
+  if (plan.wide_fp32) {
+    if (method != TcMethod::kTf32Tf32) return cudaErrorInvalidValue;  // AUTO's products
+    return launch_fused_wgmma_auto(args, plan, workspace, dev, stream);
+  }
   switch (method) {
     case TcMethod::kTf32Tf32:
       return launch_fused_wgmma_tf32tf32(args, plan, workspace, dev, stream);

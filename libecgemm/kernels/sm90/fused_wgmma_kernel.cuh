@@ -46,6 +46,7 @@
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
+#include "kernels/common/wide_runs.cuh"
 #include "kernels/sm80/mma_sync.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.hpp"
@@ -201,6 +202,12 @@ __device__ __forceinline__ uint32_t as_bits(T v) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
+// What one pass over a staged unit stores. kSplit: hi and lo. kGuarded: the same, and whether
+// any of the thread's runs is too wide for tf32tf32's two parts (AUTO: common/wide_runs.cuh),
+// its runs whole kGuardRun-aligned runs. kRaw: the values themselves into the hi plane
+// (AUTO's FP32 stages, read by the consumers' fp32_stage), the lo plane untouched.
+enum class Pass : int32_t { kSplit, kGuarded, kRaw };
+
 // Splits the kE values of one 16-byte chunk into its hi and lo words.
 template <TcMethod M, int kE, bool kPlain>
 __device__ __forceinline__ void split_chunk(const float (&x)[kE], uint32_t (&h)[4],
@@ -255,8 +262,10 @@ __device__ __forceinline__ void shifted(const float (&w)[kE + kClassPad], int sh
 // A narrow tile's columns have fewer such groups than there are transform threads: the
 // first kThreads take them, whole warps, and the others pass. kClassLayout: the unit
 // was staged class by class (Staging::kClasses, with Operand's `shifts`).
-template <TcMethod M, int kRows, int kTransformThreads, Source kSource, bool kClassLayout>
-__device__ __forceinline__ void split_unit_from(const char* box, char* hi, char* lo,
+// kPass: Pass; returns whether a run was wide (Pass::kGuarded), else false.
+template <TcMethod M, int kRows, int kTransformThreads, Source kSource, bool kClassLayout,
+          Pass kPass = Pass::kSplit>
+__device__ __forceinline__ bool split_unit_from(const char* box, char* hi, char* lo,
                                                 int unit_in_stage, uint32_t shifts) {
   constexpr int kE = uses_half(M) ? 8 : 4;  // FP32 values per stored 16-byte chunk
   constexpr int kChunks = kUnitK / kE;      // chunks of one row in one unit
@@ -267,7 +276,9 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
   static_assert(kPasses * kThreads == kRows * kChunks && kPasses % kGroup == 0 &&
                     kThreads % 32 == 0 && kThreads % kRows == 0,
                 "whole passes of whole warps");
-  if (kThreads < kTransformThreads && static_cast<int>(threadIdx.x) >= kThreads) return;
+  static_assert(kPass == Pass::kSplit || (M == TcMethod::kTf32Tf32 && kGroup * kE == kGuardRun),
+                "AUTO's passes: tf32tf32's products, a group a run");
+  if (kThreads < kTransformThreads && static_cast<int>(threadIdx.x) >= kThreads) return false;
   constexpr int kStep = kThreads / kRows;  // chunk columns between passes
   constexpr bool kK = kSource == Source::kKMajor;
   const int t = static_cast<int>(threadIdx.x) % kRows;
@@ -284,10 +295,17 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
   // M/N-major class layout: K lines of kRows + kClassPad floats, line kk's shift by kk % 4.
   constexpr int kMnLine = kClassLayout ? kRows + kClassPad : kRows;
   const float* const column = reinterpret_cast<const float*>(box) + row;
+  // The thread's chunk column at pass j: every kStep-th; AUTO's passes take the same columns
+  // in adjacent pairs, so that a group is one aligned run (the same banks in each phase:
+  // its threads still share a column).
+  auto chunk_of = [&](int j) {
+    if constexpr (kPass == Pass::kSplit) return first_chunk + j * kStep;
+    else return 2 * (first_chunk + j / 2 * kStep) + j % 2;
+  };
   auto load_group = [&](int pass, float (&x)[kGroup][kE]) {
 #pragma unroll
     for (int g = 0; g < kGroup; ++g) {
-      const int cc = first_chunk + (pass + g) * kStep;
+      const int cc = chunk_of(pass + g);
       if constexpr (kK && kClassLayout) {  // the chunk's kE floats and the next 16 bytes
         float w[kE + kClassPad];
 #pragma unroll
@@ -319,6 +337,7 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
   // arithmetic, so their latency overlaps it.
   float next[kGroup][kE];
   load_group(0, next);
+  bool wide = false;
 #pragma unroll
   for (int pass = 0; pass < kPasses; pass += kGroup) {
     float x[kGroup][kE];
@@ -327,13 +346,35 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
 #pragma unroll
       for (int e = 0; e < kE; ++e) x[g][e] = next[g][e];
     if (pass + kGroup < kPasses) load_group(pass + kGroup, next);
-    bool plain = true;
-#pragma unroll
-    for (int g = 0; g < kGroup; ++g)
-#pragma unroll
-      for (int e = 0; e < kE; ++e)
-        plain &= uses_half(M) ? half_plain(x[g][e]) : tf32_plain(x[g][e]);
     uint32_t h[kGroup][4], l[kGroup][4];
+    if constexpr (kPass == Pass::kRaw) {
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g)
+#pragma unroll
+        for (int e = 0; e < kE; ++e) h[g][e] = __float_as_uint(x[g][e]);
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g) {
+        const int off = ((unit_in_stage * kChunks + chunk_of(pass + g)) ^ swizzle) << 4;
+        *reinterpret_cast<uint4*>(hi_row + off) = make_uint4(h[g][0], h[g][1], h[g][2], h[g][3]);
+      }
+      continue;
+    }
+    bool plain = true;
+    if constexpr (kPass == Pass::kGuarded) {  // the run's largest magnitude serves both tests
+      RunSpread run;
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g)
+#pragma unroll
+        for (int e = 0; e < kE; ++e) run.add(x[g][e]);
+      plain = run.top < kTf32PlainMagnitude;  // tf32_plain of each value
+      wide |= run.wide();
+    } else {
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g)
+#pragma unroll
+        for (int e = 0; e < kE; ++e)
+          plain &= uses_half(M) ? half_plain(x[g][e]) : tf32_plain(x[g][e]);
+    }
     if (plain) {
 #pragma unroll
       for (int g = 0; g < kGroup; ++g) split_chunk<M, kE, true>(x[g], h[g], l[g]);
@@ -343,13 +384,13 @@ __device__ __forceinline__ void split_unit_from(const char* box, char* hi, char*
     }
 #pragma unroll
     for (int g = 0; g < kGroup; ++g) {
-      const int cc = first_chunk + (pass + g) * kStep;
-      const int off = ((unit_in_stage * kChunks + cc) ^ swizzle) << 4;
+      const int off = ((unit_in_stage * kChunks + chunk_of(pass + g)) ^ swizzle) << 4;
       *reinterpret_cast<uint4*>(hi_row + off) = make_uint4(h[g][0], h[g][1], h[g][2], h[g][3]);
       if constexpr (uses_lo(M))
         *reinterpret_cast<uint4*>(lo_row + off) = make_uint4(l[g][0], l[g][1], l[g][2], l[g][3]);
     }
   }
+  return wide;
 }
 
 // The staging of a side compiled for kS, as the operand has it.
@@ -360,20 +401,28 @@ __device__ __forceinline__ Staging staging_of(const Operand& op) {
   else return op.staging;
 }
 
-// kS: the staging the side is compiled for (Compiled).
-template <TcMethod M, int kRows, int kTransformThreads, Compiled kS>
-__device__ __forceinline__ void split_unit(const Operand& op, const char* box, char* hi, char* lo,
+// kS: the staging the side is compiled for (Compiled); kPass and the result: split_unit_from's.
+template <TcMethod M, int kRows, int kTransformThreads, Compiled kS, Pass kPass = Pass::kSplit>
+__device__ __forceinline__ bool split_unit(const Operand& op, const char* box, char* hi, char* lo,
                                            int unit_in_stage) {
   constexpr Source kK = Source::kKMajor, kMn = Source::kMnMajor;
   constexpr int kT = kTransformThreads;
   const int u = unit_in_stage;
   if (staging_of<kS>(op) == Staging::kClasses) {
-    if (op.source == kK) split_unit_from<M, kRows, kT, kK, true>(box, hi, lo, u, op.shifts);
-    else split_unit_from<M, kRows, kT, kMn, true>(box, hi, lo, u, op.shifts);
-  } else {
-    if (op.source == kK) split_unit_from<M, kRows, kT, kK, false>(box, hi, lo, u, 0);
-    else split_unit_from<M, kRows, kT, kMn, false>(box, hi, lo, u, 0);
+    if (op.source == kK) return split_unit_from<M, kRows, kT, kK, true, kPass>(box, hi, lo, u, op.shifts);
+    return split_unit_from<M, kRows, kT, kMn, true, kPass>(box, hi, lo, u, op.shifts);
   }
+  if (op.source == kK) return split_unit_from<M, kRows, kT, kK, false, kPass>(box, hi, lo, u, 0);
+  return split_unit_from<M, kRows, kT, kMn, false, kPass>(box, hi, lo, u, 0);
+}
+
+// AUTO's raw pass over both sides of a unit (Pass::kRaw), out of line: the rare path's
+// registers stay out of the split's (the transform keeps 56 beside two consumers).
+template <TcMethod M, int kRowsA, int kRowsB, int kTransformThreads, Compiled kA, Compiled kB>
+__device__ __noinline__ void raw_unit(const Operand& a, const Operand& b, const char* box,
+                                      int slot_a, char* hi_a, char* hi_b) {
+  split_unit<M, kRowsA, kTransformThreads, kA, Pass::kRaw>(a, box, hi_a, nullptr, 0);
+  split_unit<M, kRowsB, kTransformThreads, kB, Pass::kRaw>(b, box + slot_a, hi_b, nullptr, 0);
 }
 
 // Part `c` (0..kClasses-1) of the copy engine's loads of one unit of `op` into its staging
@@ -444,12 +493,16 @@ __device__ __forceinline__ void copy_unit(const Operand& op, const float* base, 
 // kA, kB: the stagings compiled for (Compiled). The general kernels are kernels of their
 // own, so that the TMA path's code is as it was without them (with copies, its 128 x 128
 // tiles ran 10-16% slower: bench/results/README.md#narrow).
-template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
+// kGuard (AUTO, docs/numerics.md section 12): a stage in which any run of the tile's rows of
+// op(A) or op(B) is wide is the whole tile's FP32 stage: its hi planes get the values
+// themselves (Pass::kRaw) and wide_stages[slot] says so to the consumers.
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB, bool kGuard>
 __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, const Tile& tile,
                                           int64_t z, int64_t first, int64_t units, char* smem,
                                           uint32_t smem_addr, uint32_t staged, uint32_t full,
-                                          uint32_t empty) {
+                                          uint32_t empty, uint32_t* wide_stages) {
   using T = FusedTraits<M, kConsumers, kCols, kA, kB>;
+  static_assert(!kGuard || T::kUnitsPerStage == 1, "AUTO's stages: one TF32 unit each");
   constexpr bool kGeneral = T::kGeneral;
   constexpr int kStagingUnits = T::kStagingUnits;
   const bool copy_a = staging_of<kA>(p.a) == Staging::kCopies;
@@ -512,6 +565,29 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
       mbarrier_wait(empty + 8 * s, static_cast<uint32_t>(stage / T::kStages - 1) & 1);
     char* const planes = ring + s * T::kStageBytes;
     const char* const box = smem + slot * T::kStagingBytes;
+    if constexpr (kGuard) {
+      constexpr Pass kSplit = Pass::kGuarded;
+      char* const lo_a = planes + T::kPlaneA + T::kPlaneB;
+      char* const lo_b = planes + 2 * T::kPlaneA + T::kPlaneB;
+      bool wide = split_unit<M, T::kTileM, T::kTransformThreads, kA, kSplit>(p.a, box, planes, lo_a, 0);
+      wide |= split_unit<M, kCols, T::kTransformThreads, kB, kSplit>(p.b, box + T::kSlotA,
+                                                                    planes + T::kPlaneA, lo_b, 0);
+      if (copies) cp_async_wait<kStagingUnits - 2>();  // this thread's share of unit u + 1
+      // The staging slot read by all (and unit u + 1's copies seen by all), and the tile's vote.
+      if (named_barrier_or(kTransformBarrier, T::kTransformThreads, wide)) {  // rare: wide data
+        raw_unit<M, T::kTileM, kCols, T::kTransformThreads, kA, kB>(p.a, p.b, box, T::kSlotA, planes,
+                                                                    planes + T::kPlaneA);
+        if (threadIdx.x == 0) wide_stages[s] = 1;
+        named_barrier_sync(kTransformBarrier, T::kTransformThreads);  // the slot read again
+      } else if (threadIdx.x == 0) {
+        wide_stages[s] = 0;
+      }
+      fence_proxy_async();  // the stores above are read by wgmma (the async proxy)
+      mbarrier_arrive(full + 8 * s);
+      if (issuer && u + kStagingUnits < units) issue(u + kStagingUnits);
+      copy(u + kStagingUnits);
+      continue;
+    }
     split_unit<M, T::kTileM, T::kTransformThreads, kA>(
         p.a, box, planes, planes + T::kPlaneA + T::kPlaneB, unit_in_stage);
     split_unit<M, kCols, T::kTransformThreads, kB>(
@@ -550,7 +626,8 @@ __device__ __forceinline__ void store_tile(const Accumulators<kCols>& acc, const
 }
 #endif  // ECGEMM_SM90A_DEVICE
 
-template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
+// kGuard: AUTO's FP32 stages (transform).
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB, bool kGuard>
 __global__ void __launch_bounds__(FusedTraits<M, kConsumers, kCols, kA, kB>::kThreads, 1)
 fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
@@ -561,6 +638,7 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t staged_bars[kStagingUnits];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
+  __shared__ uint32_t wide_stages[kGuard ? T::kStages : 1];  // AUTO: slot s is an FP32 stage
   const uint32_t raw = smem_u32(smem_raw);
   const uint32_t pad = ((raw + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1)) - raw;
   char* const smem = smem_raw + pad;
@@ -586,8 +664,8 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
   const int group = threadIdx.x / 128;
   if (group < T::kTransformGroups) {
     release_registers<T::kTransformRegs>();
-    transform<M, kConsumers, kCols, kA, kB>(maps, p, tile, z, first, units, smem, smem_addr,
-                                            staged, full, empty);
+    transform<M, kConsumers, kCols, kA, kB, kGuard>(maps, p, tile, z, first, units, smem,
+                                                    smem_addr, staged, full, empty, wide_stages);
   } else {
     claim_registers<T::kConsumerRegs>();
     const int consumer = group - T::kTransformGroups;
@@ -599,7 +677,9 @@ fused_wgmma_kernel(const __grid_constant__ Maps maps, const __grid_constant__ Pr
       return StageLayout{base, base + T::kPlaneA, base + T::kPlaneA + T::kPlaneB,
                          base + 2 * T::kPlaneA + T::kPlaneB};
     };
-    consume<M, T::kStages>(acc, units / T::kUnitsPerStage, stage, full, empty, consumer);
+    consume<M, T::kStages, kCols, decltype(stage), kGuard>(acc, units / T::kUnitsPerStage, stage,
+                                                           full, empty, consumer, 0, false,
+                                                           wide_stages);
     store_tile<M, kCols>(acc, p, tile, z, consumer);
   }
 #elif defined(__CUDA_ARCH__)
@@ -704,11 +784,11 @@ inline Staging encode_operand(CUtensorMap (&maps)[kClasses], Operand& op, int64_
 }
 
 // The kernel compiled for (kA, kB) over every batch part of the call.
-template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB>
+template <TcMethod M, int kConsumers, int kCols, Compiled kA, Compiled kB, bool kGuard>
 cudaError_t launch_compiled(const GemmArgs& args, const FusedWgmmaPlan& plan, const Maps& maps,
                             Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   using T = FusedTraits<M, kConsumers, kCols, kA, kB>;
-  constexpr auto kKernel = fused_wgmma_kernel<M, kConsumers, kCols, kA, kB>;
+  constexpr auto kKernel = fused_wgmma_kernel<M, kConsumers, kCols, kA, kB, kGuard>;
   const cudaError_t err = opt_in_shared_memory<kKernel>(dev.ordinal, T::kSmemBytes);
   if (err != cudaSuccess) return err;
   return for_each_batch_launch(args, [&](const GemmArgs& part, unsigned products) {
@@ -721,14 +801,15 @@ cudaError_t launch_compiled(const GemmArgs& args, const FusedWgmmaPlan& plan, co
 }
 
 // The kernel for the operands' stagings: the TMA kernel, a class-mapped pair's own
-// (the corrected methods), or the one that reads them at run time (Compiled).
-template <TcMethod M, int kConsumers, int kCols>
+// (the corrected methods and AUTO), or the one that reads them at run time (Compiled). AUTO's
+// run-time kernel ran 0.75-0.85x tf32tf32's class-mapped pairs (bench/results/README.md#auto-wgmma).
+template <TcMethod M, int kConsumers, int kCols, bool kGuard>
 cudaError_t launch_staged(const GemmArgs& args, const FusedWgmmaPlan& plan, const Maps& maps,
                           Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   using C = Compiled;
   const Staging a = p.a.staging, b = p.b.staging;
   auto run = [&](auto ka, auto kb) {
-    return launch_compiled<M, kConsumers, kCols, decltype(ka)::value, decltype(kb)::value>(
+    return launch_compiled<M, kConsumers, kCols, decltype(ka)::value, decltype(kb)::value, kGuard>(
         args, plan, maps, p, dev, stream);
   };
   using Tma = std::integral_constant<C, C::kTma>;
@@ -745,7 +826,7 @@ cudaError_t launch_staged(const GemmArgs& args, const FusedWgmmaPlan& plan, cons
   return run(Any{}, Any{});
 }
 
-template <TcMethod M, int kConsumers, int kCols>
+template <TcMethod M, int kConsumers, int kCols, bool kGuard>
 cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void* ws,
                          const DeviceInfo& dev, cudaStream_t stream) {
   // Tile extents and stages per unit: the same in every staging's kernel.
@@ -771,7 +852,7 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
   p.swapped = plan.swapped;
   p.partials = static_cast<float*>(ws);
   p.scalars = args.scalars;
-  const cudaError_t err = launch_staged<M, kConsumers, kCols>(args, plan, maps, p, dev, stream);
+  const cudaError_t err = launch_staged<M, kConsumers, kCols, kGuard>(args, plan, maps, p, dev, stream);
   if (err != cudaSuccess) return err;
   if (plan.splits == 1) return cudaSuccess;
   // One m x n plane per split, in C's orientation (swapped or not).
@@ -781,19 +862,21 @@ cudaError_t launch_fused(const GemmArgs& args, const FusedWgmmaPlan& plan, void*
 }
 
 // Every tile's kernels for method M: launch_fused_wgmma's switch over tiles (compiled in
-// the method's own file: fused_wgmma_<method>.cu).
-template <TcMethod M>
+// the method's own file: fused_wgmma_<method>.cu; AUTO's, kGuard, in fused_wgmma_auto.cu).
+template <TcMethod M, bool kGuard = false>
 cudaError_t launch_tiles(const GemmArgs& args, const FusedWgmmaPlan& plan, void* workspace,
                          const DeviceInfo& dev, cudaStream_t stream) {
+  constexpr bool kG = kGuard;
   if (plan.cols == kWideCols)
-    return plan.consumers == 1 ? launch_fused<M, 1, kWideCols>(args, plan, workspace, dev, stream)
-                               : launch_fused<M, 2, kWideCols>(args, plan, workspace, dev, stream);
+    return plan.consumers == 1
+               ? launch_fused<M, 1, kWideCols, kG>(args, plan, workspace, dev, stream)
+               : launch_fused<M, 2, kWideCols, kG>(args, plan, workspace, dev, stream);
   // The narrow tiles: the corrected methods only (fused_wgmma_narrow).
   if constexpr (scheme_of(M) == Scheme::kCorrected) {
     switch (plan.cols) {
-      case 16: return launch_fused<M, 2, 16>(args, plan, workspace, dev, stream);
-      case 32: return launch_fused<M, 2, 32>(args, plan, workspace, dev, stream);
-      case 64: return launch_fused<M, 2, 64>(args, plan, workspace, dev, stream);
+      case 16: return launch_fused<M, 2, 16, kG>(args, plan, workspace, dev, stream);
+      case 32: return launch_fused<M, 2, 32, kG>(args, plan, workspace, dev, stream);
+      case 64: return launch_fused<M, 2, 64, kG>(args, plan, workspace, dev, stream);
     }
   }
   return cudaErrorInvalidValue;
@@ -812,5 +895,7 @@ cudaError_t launch_fused_wgmma_halfhalf(const GemmArgs& args, const FusedWgmmaPl
 cudaError_t launch_fused_wgmma_one_pass(TcMethod method, const GemmArgs& args,
                                         const FusedWgmmaPlan& plan, void* workspace,
                                         const DeviceInfo& dev, cudaStream_t stream);
+cudaError_t launch_fused_wgmma_auto(const GemmArgs& args, const FusedWgmmaPlan& plan,
+                                    void* workspace, const DeviceInfo& dev, cudaStream_t stream);
 
 }  // namespace ecgemm::detail

@@ -83,6 +83,32 @@ __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// named_barrier_sync that also returns whether `vote` was true in any of the threads.
+__device__ __forceinline__ bool named_barrier_or(uint32_t id, uint32_t threads, bool vote) {
+  uint32_t any;
+  asm volatile(
+      "{\n"
+      ".reg .pred v, r;\n"
+      "setp.ne.u32 v, %1, 0;\n"
+      "bar.red.or.pred r, %2, %3, v;\n"
+      "selp.u32 %0, 1, 0, r;\n"
+      "}\n"
+      : "=r"(any)
+      : "r"(static_cast<uint32_t>(vote)), "r"(id), "r"(threads)
+      : "memory");
+  return any != 0;
+}
+
+// Four floats from a 16-byte aligned shared-memory address.
+__device__ __forceinline__ float4 lds_f32x4(uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
+}
+
 // ---- register reallocation between warpgroups --------------------------------------
 
 template <int kRegs>

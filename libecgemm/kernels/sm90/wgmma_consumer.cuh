@@ -73,14 +73,55 @@ __device__ __forceinline__ void init_stage_ring(uint32_t full, uint32_t empty, i
   }
 }
 
+// Thread t of a consumer holds element v of its 64 x N slab at row
+// 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
+__device__ __forceinline__ int slab_row(int v) { return 16 * ((threadIdx.x % 128) / 32) + (threadIdx.x % 32) / 4 + 8 * ((v / 2) % 2); }
+__device__ __forceinline__ int slab_col(int v) { return 8 * (v / 4) + 2 * (threadIdx.x % 4) + v % 2; }
+
+// AUTO's FP32 stage (fused_wgmma with kGuard, docs/numerics.md section 12): the slot's hi
+// planes hold the FP32 values themselves, K-major and 128-byte swizzled as wgmma reads them
+// (row r's 16-byte chunk c at r * 128 + ((c ^ r % 8) << 4)). Each of the thread's outputs sums
+// its 32 exact products from zero in k order, one rounding a step, and that sum is added to
+// `promoted`; the corrections take none. A column block (8) at a time, so that the rare path
+// takes few registers beside the three accumulators.
+template <int kN>
+__device__ __forceinline__ void fp32_stage(Accumulators<kN>& acc, const StageLayout& s,
+                                           int consumer) {
+  constexpr int kChunks = kSwizzleRowBytes / 16;
+  auto at = [](uint32_t plane, int row, int chunk) {
+    return plane + row * kSwizzleRowBytes + ((chunk ^ (row % 8)) << 4);
+  };
+  const int r0 = consumer * kConsumerRows + slab_row(0), r1 = r0 + 8;
+#pragma unroll
+  for (int nb = 0; nb < kN / 8; ++nb) {
+    const int c0 = slab_col(4 * nb), c1 = c0 + 1;
+    float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // element 4 nb + x: row r0 + 8 (x / 2), column c0 + x % 2
+#pragma unroll 1
+    for (int c = 0; c < kChunks; ++c) {
+      const float4 a0 = lds_f32x4(at(s.a_hi, r0, c)), a1 = lds_f32x4(at(s.a_hi, r1, c));
+      const float4 b0 = lds_f32x4(at(s.b_hi, c0, c)), b1 = lds_f32x4(at(s.b_hi, c1, c));
+      const float a[2][4] = {{a0.x, a0.y, a0.z, a0.w}, {a1.x, a1.y, a1.z, a1.w}};
+      const float b[2][4] = {{b0.x, b0.y, b0.z, b0.w}, {b1.x, b1.y, b1.z, b1.w}};
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+#pragma unroll
+        for (int x = 0; x < 4; ++x) part[x] = fmaf(a[x / 2][q], b[x % 2][q], part[x]);
+    }
+#pragma unroll
+    for (int x = 0; x < 4; ++x) acc.promoted[4 * nb + x] += part[x];
+  }
+}
+
 // Runs `count` stages, the ring's slices seq0 .. seq0 + count - 1 (a persistent CTA's
 // tiles continue one sequence). stage(s) gives the layout of ring slot s; full/empty are
 // the slots' mbarriers (8 bytes apart). One arrival per consumer warp frees a slot; the
 // last slice's slot is freed only with release_last (a CTA that takes another tile).
-template <TcMethod M, int kStages, int kN, typename StageOf>
+// kFp32Stages: slot s is fp32_stage's where wide_stages[s] (AUTO on fused_wgmma).
+template <TcMethod M, int kStages, int kN, typename StageOf, bool kFp32Stages = false>
 __device__ __forceinline__ void consume(Accumulators<kN>& acc, int64_t count, StageOf stage,
                                         uint32_t full, uint32_t empty, int consumer,
-                                        uint64_t seq0 = 0, bool release_last = false) {
+                                        uint64_t seq0 = 0, bool release_last = false,
+                                        const uint32_t* wide_stages = nullptr) {
   constexpr Scheme kScheme = scheme_of(M);
   constexpr int kPromote = kPromoteSteps;
   using Mma = std::conditional_t<uses_half(M), WgmmaF16<kN>, WgmmaTf32<kN>>;
@@ -101,6 +142,15 @@ __device__ __forceinline__ void consume(Accumulators<kN>& acc, int64_t count, St
     auto release_previous = [&] {
       if (i > 0 && signals) mbarrier_arrive(empty + 8 * ((seq - 1) % kStages));
     };
+    if constexpr (kFp32Stages) {
+      static_assert(kScheme == Scheme::kCorrected, "AUTO's products are tf32tf32's");
+      if (wide_stages[s]) {  // written before the transform's arrival on `full`
+        wgmma_wait<0>();     // slice i-1's last corrections have read their stage
+        release_previous();
+        fp32_stage<kN>(acc, stage(s), consumer);
+        continue;
+      }
+    }
     if constexpr (kScheme == Scheme::kCorrected) {
 #pragma unroll
       for (int j = 0; j < kKSteps; j += kPromote) {
@@ -148,11 +198,6 @@ __device__ __forceinline__ void consume(Accumulators<kN>& acc, int64_t count, St
   pin_registers(acc.promoted);
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);
 }
-
-// Thread t of a consumer holds element v of its 64 x N slab at row
-// 16*(t/32) + (t%32)/4 + 8*((v/2)%2), column 8*(v/4) + 2*(t%4) + v%2.
-__device__ __forceinline__ int slab_row(int v) { return 16 * ((threadIdx.x % 128) / 32) + (threadIdx.x % 32) / 4 + 8 * ((v / 2) % 2); }
-__device__ __forceinline__ int slab_col(int v) { return 8 * (v / 4) + 2 * (threadIdx.x % 4) + v % 2; }
 
 }  // namespace ecgemm::detail::sm90
 #endif  // ECGEMM_SM90A_DEVICE

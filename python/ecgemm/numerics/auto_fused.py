@@ -7,6 +7,8 @@ wide for the form's two parts.
 - :func:`wide_runs` — which runs of 8 values along k span more than 32 binades between their
   nonzero values, or hold an Inf or a NaN: the kernel's test, on the same bits.
 - :func:`wide_blocks` — which (row block, column block, stage) take FP32.
+  With a tile's extents for the block's, fused_wgmma's (libecgemm/kernels/sm90), whose decision
+  covers a whole tile of C.
 - :func:`unscalable_stages`, :func:`scaled_wide_blocks` — the same for the scaled form: a row
   of op(A) (column of op(B)) cannot be scaled in a stage when its nonzero magnitudes span more
   than SCALED_BINADES binades, its largest lies outside 2^±SCALED_MAX_EXP, or it holds an Inf
@@ -77,13 +79,13 @@ def _blocks(a, b):
     return a, b
 
 
-def _row_blocks(marks, per):
+def _row_blocks(marks, per, block=BLOCK):
     """rows x (stages * per) bool -> row blocks x stages: any mark in the block's rows."""
     rows, cols = marks.shape
-    blocks = -(-rows // BLOCK)
-    padded = np.zeros((blocks * BLOCK, cols), dtype=bool)
+    blocks = -(-rows // block)
+    padded = np.zeros((blocks * block, cols), dtype=bool)
     padded[:rows] = marks
-    return padded.reshape(blocks, BLOCK, cols // per, per).any(axis=(1, 3))
+    return padded.reshape(blocks, block, cols // per, per).any(axis=(1, 3))
 
 
 def scaled_wide_blocks(a, b) -> np.ndarray:
@@ -94,22 +96,24 @@ def scaled_wide_blocks(a, b) -> np.ndarray:
     return rows[:, None, :] | cols[None, :, :]
 
 
-def wide_blocks(a, b) -> np.ndarray:
-    """a (m x k), b (k x n), float32: bool [ceil(m / BLOCK), ceil(n / BLOCK), ceil(k / STAGE)],
-    True where that block of C takes that stage in FP32 (a wide run in one of its rows of a
-    or columns of b within the stage)."""
+def wide_blocks(a, b, block_rows=BLOCK, block_cols=BLOCK) -> np.ndarray:
+    """a (m x k), b (k x n), float32: bool [ceil(m / block_rows), ceil(n / block_cols),
+    ceil(k / STAGE)], True where that block of C takes that stage in FP32 (a wide run in one
+    of its rows of a or columns of b within the stage). fused_mma's blocks are 32 x 32;
+    fused_wgmma's are its tiles (a swapped call's tile has C's columns on its rows)."""
     a, b = _blocks(a, b)
     stages = -(-a.shape[1] // STAGE)
     per = STAGE // RUN
 
-    def side(runs):  # rows x runs -> row blocks x stages
+    def side(runs, block):  # rows x runs -> row blocks x stages
         padded = np.zeros((runs.shape[0], stages * per), dtype=bool)
         padded[:, :runs.shape[1]] = runs
-        return _row_blocks(padded, per)
+        return _row_blocks(padded, per, block)
 
-    rows_wide = side(wide_runs(a))
-    cols_wide = side(wide_runs(b.T))
+    rows_wide = side(wide_runs(a), block_rows)
+    cols_wide = side(wide_runs(b.T), block_cols)
     return rows_wide[:, None, :] | cols_wide[None, :, :]
+
 
 
 def _round_to_float32(x: Fraction) -> np.float32:

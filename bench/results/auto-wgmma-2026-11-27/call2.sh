@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Device call 2 (README.md here): as call 1, with AUTO's class-mapped kernels, its raw pass out of line and its guard
+# priced (kFusedWgmmaGuardCost): build; the AUTO and fused-family GPU tests; GPU time of AUTO against tf32tf32 on the
+# family pinned, aligned and not; the random sweep (seed 26), every mode, unpinned.
+set -o pipefail
+export PYTHONUNBUFFERED=1
+W=/tmp/r2; rm -rf $W; mkdir -p $W
+trap 'tar czf $OUT/call2.tgz -C $W --exclude="*.png" .' EXIT
+T0=$(date +%s)
+python3 -m pip install --no-deps --no-build-isolation --no-index -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real \
+  -C build-dir=/tmp/bnew . > $W/build.txt 2>&1
+echo "build exit $? $(( $(date +%s) - T0 )) s"; grep -c "spill" $W/build.txt; tail -2 $W/build.txt
+timeout 230 python3 -m pytest -q -p no:cacheprovider -rfE -n 8 tests/test_auto_fused_wgmma_gpu.py \
+  tests/test_fused_wgmma_gpu.py tests/test_fused_wgmma_narrow_gpu.py tests/test_auto_fused_gpu.py \
+  tests/test_planner_gpu.py tests/test_auto_gpu.py > $W/pytest.txt 2>&1
+echo "pytest exit $? $(( $(date +%s) - T0 )) s"; grep -E "passed|failed|FAILED|Error" $W/pytest.txt | cut -c1-300 | head -30
+SHAPES="4096,4096,4096;2048,2048,2048;1024,8192,1024;64,4096,8192;8192,512,48;3000,700,40;40,20000,40"
+timeout 80 python3 tools/device.py route-times --shapes "$SHAPES" --modes tf32tf32,auto --routes fused_wgmma \
+  --env ECGEMM_FAMILY=fused_wgmma:narrow > $W/route-times.txt 2>&1
+echo "route-times exit $? $(( $(date +%s) - T0 )) s"; cut -c1-200 $W/route-times.txt | head -60
+timeout 60 python3 tools/device.py route-times --shapes "2048,2048,2048;64,4096,8192;8192,512,48" \
+  --modes tf32tf32,auto --routes fused_wgmma --pad 1 --layouts NN,TN > $W/route-times-pad.txt 2>&1
+echo "route-times pad exit $? $(( $(date +%s) - T0 )) s"; cut -c1-200 $W/route-times-pad.txt | head -30
+timeout 100 python3 -m bench.random --seed 26 --max-minutes 0.9 --out $W/random-26 --no-plots > $W/random-26.log 2>&1
+echo "random exit $? $(( $(date +%s) - T0 )) s"; grep -E "^\| (tf32tf32|halfhalf|auto) \| [0-9]+ \| " $W/random-26/table.md | cut -c1-60
+gzip -f $W/random-26/results.json $W/*.log

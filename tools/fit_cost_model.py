@@ -146,6 +146,18 @@ def cost_row(text, batched=False):
     return f"{family}/{method}"
 
 
+def guard_cost():
+    """cost_model.hpp's kFusedWgmmaGuardCost: AUTO's fused_wgmma plans cost tf32tf32's row times this."""
+    text = (ROOT / "libecgemm" / "cost_model.hpp").read_text()
+    return float(text.split("kFusedWgmmaGuardCost =", 1)[1].split(";", 1)[0])
+
+
+def plan_factor(text):
+    """What the library multiplies a plan's row estimate by (planner.cpp: price): AUTO's guard on fused_wgmma."""
+    words = text.split()
+    return guard_cost() if "family=fused_wgmma" in words and "wide=fp32" in words else 1.0
+
+
 def samples(results, planner):
     """Every pinned measurement: dicts of case, mode, family, row, features, measured us, and the plan check."""
     out, mismatched = [], 0
@@ -175,7 +187,7 @@ def samples(results, planner):
                 mismatched += not same
                 out.append({"id": row["id"], "section": section, "mode": mode, "family": family,
                             "plan": text.split(" est=")[0], "row": cost_row(text, batch > 1), "x": x,
-                            "us": entry["gpu_ms"] * 1e3, "same_plan": same,
+                            "factor": plan_factor(text), "us": entry["gpu_ms"] * 1e3, "same_plan": same,
                             "cublas_us": row["methods"]["cublas"].get("gpu_ms", math.nan) * 1e3,
                             "default_us": row["methods"].get(mode, {}).get("gpu_ms", math.nan) * 1e3})
     return out, mismatched
@@ -187,7 +199,7 @@ def fit(points):
     from scipy.optimize import nnls
 
     X = np.array([p["x"] for p in points])
-    t = np.array([p["us"] for p in points])
+    t = np.array([p["us"] / p.get("factor", 1.0) for p in points])  # in the row's own units
     coef, _ = nnls(X / t[:, None], np.ones_like(t), maxiter=10000)
     model = X @ coef
     err = np.abs(np.log(np.maximum(model, 1e-9) / t))
@@ -206,7 +218,7 @@ def rescale(points, kept):
     logs = defaultdict(list)
     for q in points:
         if q["row"] in kept:
-            est = sum(a * b for a, b in zip(kept[q["row"]], q["x"]))
+            est = q.get("factor", 1.0) * sum(a * b for a, b in zip(kept[q["row"]], q["x"]))
             logs[family_of(q["row"])].append((q["row"], math.log(q["us"] / max(est, 1e-9))))
     coefs, quality = {}, {}
     for family, values in logs.items():
@@ -283,7 +295,7 @@ def choose(points, coefs):
             ps += [dict(p, mode="auto") for p in by_case.get((cid, "tf32tf32"), []) if p["family"] == "planes"]
     rows = []
     for (cid, mode), ps in by_case.items():
-        est = [sum(c * x for c, x in zip(coefs[p["row"]], p["x"])) for p in ps]
+        est = [p.get("factor", 1.0) * sum(c * x for c, x in zip(coefs[p["row"]], p["x"])) for p in ps]
         pick = ps[min(range(len(ps)), key=est.__getitem__)]
         best = min(ps, key=lambda p: p["us"])
         rows.append({"id": cid, "mode": mode, "pick": pick["row"], "best": best["row"], "pick_us": pick["us"],

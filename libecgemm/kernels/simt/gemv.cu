@@ -66,6 +66,11 @@ constexpr int along_k_unroll(int r, bool loaded) {
   return (r == 2 && loaded) || (r == 4 && !loaded) ? 2 : kUnroll;
 }
 constexpr int along_k_min_ctas(int r, bool loaded) { return loaded && r >= 3 ? 3 : 0; }
+// The along-the-long-side kernel's, for a thin side of R, a warp a row group (kGroups false). ptxas's
+// own choice kept R = 2 and 3 at 2-3 CTAs an SM; pinned, R = 2 at 4 ran 1.02-1.09x faster on 9 of 9
+// products, R = 3 at 3 1.12-1.36x on 7 of 9 and 0.99x on the other two; R = 1 and 4 gained nothing,
+// or lost up to 0.6x (bench/results/README.md#gemv-len). The same loads in the same order: the same bits.
+constexpr int along_len_min_ctas(int r, bool groups) { return groups ? 0 : r == 2 ? 4 : r == 3 ? 3 : 0; }
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
 // thin one as width x k, and where output (l, r) goes in C and in a partials plane.
@@ -286,7 +291,7 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
 // times, one row in flight: bench/results/README.md#fused-latency). Either way an output's
 // products are added in the same order.
 template <int R, bool kVec, bool kGroups>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, along_len_min_ctas(R, kGroups))
 gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_lanes) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();  // the first kernel of its call: the reduction may queue up

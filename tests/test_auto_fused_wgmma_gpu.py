@@ -10,8 +10,8 @@ import pytest
 import ecgemm
 from ecgemm.numerics import fp32_path, wide_blocks
 
-from bench.inputs import EXP_TYPES, exp_pair, outlier_rows, rows_scaled, urand_pair
-from test_auto_fused_gpu import error_measure, same_bits, wide_data
+from bench.inputs import urand_pair
+from test_auto_fused_gpu import GATE, NARROW, error_measure, product, same_bits, wide_data
 from test_c_abi_gpu import cublas_sgemm, torch
 
 pytestmark = pytest.mark.gpu
@@ -35,23 +35,10 @@ def pin(request, monkeypatch):
     return request.param
 
 
-def product(mode, a, b):
-    """ecgemm.matmul of NumPy operands on the GPU; a 3-D stack is a batch (never split)."""
-    c = ecgemm.matmul(torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda(), mode=mode)
-    torch.cuda.synchronize()
-    return c.cpu().numpy()
-
-
 def plan_text(a, b):
     return ecgemm.explain(torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda(), mode="auto")
 
 
-NARROW = {
-    "urand": lambda m, k, n: urand_pair(m, k, n, seed=1),
-    "type 1": lambda m, k, n: exp_pair(1, m, k, n, seed=1),
-    "type 3": lambda m, k, n: exp_pair(3, m, k, n, seed=3),
-    "rows 2^-100..2^100": lambda m, k, n: rows_scaled(m, k, n, -100, 100, seed=100),
-}
 # The wide tiles (128 x 128; 64 x 128 swapped and not), the narrow ones (16, 32, 64 wide), split-K.
 SHAPES = {"fused_wgmma": [(200, 160, 300), (48, 1000, 300), (300, 70, 40), (70, 20000, 90)],
           "fused_wgmma:narrow": [(300, 500, 12), (30, 300, 700), (1000, 4099, 64)]}
@@ -104,11 +91,6 @@ def test_stages_wide_everywhere_are_the_exact_fp32_path(pin, m, k, n):
     got = product("auto", a, b)
     for z in range(2):
         assert same_bits(got[z], fp32_path(a[z], b[z])), z
-
-
-GATE = {f"type {t}": (lambda m, k, n, t=t: exp_pair(t, m, k, n, seed=t)) for t in EXP_TYPES}
-GATE["rows 2^-100..2^100"] = lambda m, k, n: rows_scaled(m, k, n, -100, 100, seed=100)
-GATE["one 2^40 outlier a row"] = lambda m, k, n: outlier_rows(m, k, n, 40, seed=40)
 
 
 @pytest.mark.parametrize("data", list(GATE))

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from _capi import MODES, STATUS, load
+from tools.fit_cost_model import guard_cost
 
 FP32_ROUTE_MAX_K = 32   # libecgemm/planner.cpp: kFp32RouteMaxK
 FP32_FORM_MAX_K = 32    # libecgemm/kernels/fused_mma.hpp: kFp32FormMaxK
@@ -392,9 +393,6 @@ def test_gemv_along_k_reads_a_thin_side_of_2_to_4_staged_or_loaded(plan_on):
     assert seen == {"staged", "loaded", "neither"}
 
 
-GUARD_COST = 1.07  # cost_model.hpp: kFusedWgmmaGuardCost
-
-
 def test_auto_s_fused_plans_take_fp32_where_data_are_wide_and_follow_tf32tf32(plan_on):
     """AUTO off the planes runs tf32tf32's products; on fused_mma and fused_wgmma with FP32 blocks or
     stages where the data are too wide for them (common/wide_runs.cuh), priced as tf32tf32's (on
@@ -408,7 +406,7 @@ def test_auto_s_fused_plans_take_fp32_where_data_are_wide_and_follow_tf32tf32(pl
         assert "wide=" not in other, other
         if f["family"] != g["family"] and f["method"] != "auto":
             assert g["family"] == "fused_wgmma", (text, other)
-            assert float(f["est"][:-2]) <= GUARD_COST * float(g["est"][:-2]), (text, other)
+            assert float(f["est"][:-2]) <= guard_cost() * float(g["est"][:-2]), (text, other)
         if f["family"] in seen and f["method"] != "fp32":  # not fused_mma's FP32 form (small k)
             seen[f["family"]] += 1
             assert f.get("wide") == "fp32" and f["method"] == "tf32tf32", text

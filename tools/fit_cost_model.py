@@ -25,6 +25,7 @@ refit and a rescale, so that the choice between them is made out of sample. Need
 """
 import argparse
 import ctypes
+import functools
 import gzip
 import json
 import math
@@ -146,6 +147,7 @@ def cost_row(text, batched=False):
     return f"{family}/{method}"
 
 
+@functools.lru_cache(maxsize=None)
 def guard_cost():
     """cost_model.hpp's kFusedWgmmaGuardCost: AUTO's fused_wgmma plans cost tf32tf32's row times this."""
     text = (ROOT / "libecgemm" / "cost_model.hpp").read_text()

@@ -104,8 +104,8 @@ double dram_floor_us(const CostFeatures& f, const DeviceInfo& dev);
 
 // AUTO on fused_wgmma runs tf32tf32's plans with a test of every run in the split (its
 // transform is the kernel's bottleneck): priced as tf32tf32's rows times this, what the test
-// cost on the same plans (H100: 1.04-1.09x in the first build, 1.07-1.12x in this one's TMA kernels:
-// bench/results/README.md#auto-wgmma).
-constexpr double kFusedWgmmaGuardCost = 1.07;
+// cost on the same plans (H100, this build: 1.06-1.10x on TMA operands, median 1.09; 1.07-1.18x
+// with rows off 16 bytes: bench/results/README.md#guard-inline).
+constexpr double kFusedWgmmaGuardCost = 1.09;
 
 }  // namespace ecgemm::detail

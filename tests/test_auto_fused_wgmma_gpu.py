@@ -12,7 +12,8 @@ from ecgemm.numerics import fp32_path, wide_blocks
 
 from bench.inputs import urand_pair
 from test_auto_fused_gpu import GATE, NARROW, error_measure, product, same_bits, wide_data
-from test_c_abi_gpu import cublas_sgemm, torch
+from test_c_abi_gpu import cublas_sgemm, handle, torch  # noqa: F401 (handle: fixture)
+from test_fused_wgmma_gpu import check_unaligned_operands_give_the_tma_bits
 
 pytestmark = pytest.mark.gpu
 if torch.cuda.get_device_capability() != (9, 0):
@@ -105,3 +106,20 @@ def test_auto_at_or_below_sgemm_on_the_gate_s_data_where_the_planner_sends_it(da
     route = ecgemm.explain(a, b, mode="auto")
     auto, sgemm = errors(ecgemm.matmul(a, b, mode="auto")), errors(cublas_sgemm(a, b))
     assert auto[0] <= sgemm[0] and auto[1] <= sgemm[1], (auto, sgemm, route)
+
+
+def put_outliers(a, b):
+    """One 2^40 in A and one 2^-60 in B (stored coordinates): a few tiles and stages wide."""
+    a[a.shape[0] // 2, a.shape[1] // 3] = 2.0 ** 40
+    b[b.shape[0] - 1, b.shape[1] // 2] = 2.0 ** -60
+
+
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(130, 257, 300), (300, 64, 2000), (1, 700, 513)])
+def test_wide_stages_of_class_mapped_and_copied_operands_give_the_tma_bits(handle, monkeypatch, ta, tb,
+                                                                          m, n, k):
+    # The raw pass has one form for TMA tiles and another for class maps and copies.
+    monkeypatch.setenv("ECGEMM_FAMILY", "fused_wgmma")
+    auto = check_unaligned_operands_give_the_tma_bits(handle, "auto", ta, tb, m, n, k, put_outliers)
+    tf32 = check_unaligned_operands_give_the_tma_bits(handle, "tf32tf32", ta, tb, m, n, k, put_outliers)
+    assert not torch.equal(auto, tf32)  # the outliers' stages took the FP32 path

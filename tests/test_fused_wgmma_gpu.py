@@ -69,11 +69,14 @@ def test_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
 PLACEMENTS = [(1, 1), (2, 2), (3, 3), (1, 0), (3, 2), (0, 1)]
 
 
-def check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
+def check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k, prepare=None):
     """An operand whose base or leading dimension is off 16 bytes is loaded through four
     class maps (or, with fewer than four lines, copied by the transform threads) into the
-    values TMA loads: every placement of the same values gives the bits of the aligned one."""
+    values TMA loads: every placement of the same values gives the bits of the aligned one.
+    `prepare(a, b)` may change the values (in place) first. Returns the aligned product."""
     a, b = make_problem(ta, tb, m, n, k, seed=m + n + k)
+    if prepare is not None:
+        prepare(a.view(), b.view())
 
     def place(x, residue, offset):  # ld: the smallest above rows (+1) with ld % 4 == residue
         ld = x.rows + 1 + (residue - x.rows - 1) % 4
@@ -90,6 +93,7 @@ def check_unaligned_operands_give_the_tma_bits(handle, mode, ta, tb, m, n, k):
     for i, pa in enumerate(PLACEMENTS):
         pb = PLACEMENTS[(i + 2) % len(PLACEMENTS)]
         assert torch.equal(product(pa, pb), aligned), (pa, pb)
+    return aligned
 
 
 @pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf", "auto"])

@@ -416,8 +416,9 @@ __device__ __forceinline__ bool split_unit(const Operand& op, const char* box, c
   return split_unit_from<M, kRows, kT, kMn, false, kPass>(box, hi, lo, u, 0);
 }
 
-// AUTO's raw pass over both sides of a unit (Pass::kRaw), out of line: the rare path's
-// registers stay out of the split's (the transform keeps 56 beside two consumers).
+// AUTO's raw pass over both sides of a unit (Pass::kRaw), out of line in the class-mapped and
+// copying kernels: the rare path's registers stay out of the split's (the transform keeps 56
+// beside two consumers). The TMA kernels spill less with it inline (transform, below).
 template <TcMethod M, int kRowsA, int kRowsB, int kTransformThreads, Compiled kA, Compiled kB>
 __device__ __noinline__ void raw_unit(const Operand& a, const Operand& b, const char* box,
                                       int slot_a, char* hi_a, char* hi_b) {
@@ -575,8 +576,14 @@ __device__ __forceinline__ void transform(const Maps& maps, const Problem& p, co
       if (copies) cp_async_wait<kStagingUnits - 2>();  // this thread's share of unit u + 1
       // The staging slot read by all (and unit u + 1's copies seen by all), and the tile's vote.
       if (named_barrier_or(kTransformBarrier, T::kTransformThreads, wide)) {  // rare: wide data
-        raw_unit<M, T::kTileM, kCols, T::kTransformThreads, kA, kB>(p.a, p.b, box, T::kSlotA, planes,
-                                                                    planes + T::kPlaneA);
+        if constexpr (kA == Compiled::kTma && kB == Compiled::kTma) {  // inline (raw_unit says why)
+          split_unit<M, T::kTileM, T::kTransformThreads, kA, Pass::kRaw>(p.a, box, planes, nullptr, 0);
+          split_unit<M, kCols, T::kTransformThreads, kB, Pass::kRaw>(p.b, box + T::kSlotA,
+                                                                    planes + T::kPlaneA, nullptr, 0);
+        } else {
+          raw_unit<M, T::kTileM, kCols, T::kTransformThreads, kA, kB>(p.a, p.b, box, T::kSlotA, planes,
+                                                                      planes + T::kPlaneA);
+        }
         if (threadIdx.x == 0) wide_stages[s] = 1;
         named_barrier_sync(kTransformBarrier, T::kTransformThreads);  // the slot read again
       } else if (threadIdx.x == 0) {

@@ -51,11 +51,13 @@ struct Case {
   int64_t m, n, k, batch;
   bool arrays;  // pointer-array form (else strided; batch 1 = ecgemm_sgemm_64)
   float beta;
+  float spike = 0.0f;  // if set, A's every kSpikeStride-th element: AUTO's FP32 stages in some tiles
 };
+constexpr size_t kSpikeStride = 30011;
 
 // Chosen so that every family appears (planes with and without split-K, both fused
-// families, SIMT, GEMV with split-K, AUTO, batches of both forms), with scratch sizes
-// from none to tens of MiB.
+// families, SIMT, GEMV with split-K, AUTO (with FP32 stages on fused_wgmma), batches of both
+// forms), with scratch sizes from none to tens of MiB.
 const Case kCases[] = {
     {"planes 2048^3 tf32tf32", ECGEMM_MODE_TF32TF32, ECGEMM_OP_N, ECGEMM_OP_N, 2048, 2048, 2048, 1, false, 0.0f},
     {"planes 1536^3 halfhalf TN", ECGEMM_MODE_HALFHALF, ECGEMM_OP_T, ECGEMM_OP_N, 1536, 1536, 1536, 1, false, 0.0f},
@@ -63,6 +65,7 @@ const Case kCases[] = {
     {"planes 768x1280x1024 fp16 beta", ECGEMM_MODE_FP16, ECGEMM_OP_N, ECGEMM_OP_N, 768, 1280, 1024, 1, false, 0.5f},
     {"planes 1024x256x4096 markidis", ECGEMM_MODE_MARKIDIS, ECGEMM_OP_T, ECGEMM_OP_T, 1024, 256, 4096, 1, false, 0.0f},
     {"fused_wgmma 64x4096x8192 tf32tf32", ECGEMM_MODE_TF32TF32, ECGEMM_OP_N, ECGEMM_OP_N, 64, 4096, 8192, 1, false, 0.0f},
+    {"fused_wgmma 64x4096x2048 auto spikes", ECGEMM_MODE_AUTO, ECGEMM_OP_N, ECGEMM_OP_N, 64, 2048, 4096, 1, false, 0.0f, 0x1p40f},
     {"fused_mma 4096x48x4096 halfhalf", ECGEMM_MODE_HALFHALF, ECGEMM_OP_T, ECGEMM_OP_N, 4096, 48, 4096, 1, false, 0.0f},
     {"fused_mma 256^3 halfhalf", ECGEMM_MODE_HALFHALF, ECGEMM_OP_N, ECGEMM_OP_N, 256, 256, 256, 1, false, 0.0f},
     {"fused_mma 128x128x16384 tf32tf32", ECGEMM_MODE_TF32TF32, ECGEMM_OP_T, ECGEMM_OP_N, 128, 128, 16384, 1, false, 0.0f},
@@ -94,6 +97,12 @@ __global__ void fill_kernel(float* x, size_t n, uint64_t seed) {
     z ^= z >> 31;
     x[i] = static_cast<float>(z >> 40) * (2.0f / 16777216.0f) - 1.0f;  // uniform(-1, 1)
   }
+}
+
+__global__ void spike_kernel(float* x, size_t n, float value) {
+  for (size_t i = (blockIdx.x * blockDim.x + threadIdx.x) * kSpikeStride; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x * kSpikeStride)
+    x[i] = value;
 }
 
 // Counts the 32-bit words of `out` that differ from `ref` (NaN patterns included).
@@ -210,6 +219,10 @@ int main(int argc, char** argv) {
     fill(d.a, d.a_items * c.batch, seed * 3 + i);
     fill(d.b, d.b_items * c.batch, seed * 5 + i);
     fill(d.c0, d.c_items * c.batch, seed * 7 + i);
+    if (c.spike != 0.0f) {
+      spike_kernel<<<32, 256>>>(d.a, d.a_items * c.batch, c.spike);
+      CHECK_CUDA(cudaGetLastError());
+    }
     max_c = std::max<size_t>(max_c, d.c_items * c.batch);
     CHECK_ECGEMM(ecgemm_set_mode(alone, c.mode));
     char plan[256];

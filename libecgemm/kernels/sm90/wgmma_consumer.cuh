@@ -138,8 +138,13 @@ __device__ __forceinline__ void consume(Accumulators<kN>& acc, int64_t count, St
     const uint32_t s = static_cast<uint32_t>(seq % kStages);
     mbarrier_wait(full + 8 * s, static_cast<uint32_t>(seq / kStages) & 1);
     const StageDescs d(stage(s), consumer);
-    // After this wait every group of slice i-1 is done: its stage can be refilled.
+    // After this wait every group of slice i-1 is done: its stage can be refilled. AUTO's
+    // stages are also read by every lane (the flag, fp32_stage's loads): __syncwarp orders
+    // the warp's loads before lane 0's arrival (bar.warp.sync orders memory among its threads).
+    // racecheck does not follow that order and reports these loads against the transform's
+    // next stores: bench/results/guard-inline-2026-11-27 (mbarrier_race.cu, variant 0).
     auto release_previous = [&] {
+      if constexpr (kFp32Stages) __syncwarp();
       if (i > 0 && signals) mbarrier_arrive(empty + 8 * ((seq - 1) % kStages));
     };
     if constexpr (kFp32Stages) {
@@ -194,6 +199,7 @@ __device__ __forceinline__ void consume(Accumulators<kN>& acc, int64_t count, St
     }
   }
   wgmma_wait<0>();
+  if constexpr (kFp32Stages) __syncwarp();  // as in release_previous
   if (release_last && count > 0 && signals) mbarrier_arrive(empty + 8 * ((seq0 + count - 1) % kStages));
   pin_registers(acc.promoted);
   if constexpr (kScheme != Scheme::kOnePass) pin_registers(acc.correction);

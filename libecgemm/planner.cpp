@@ -186,6 +186,29 @@ void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other)
   if (q.bytes <= c.cap && cheaper(q, p)) p = q;
 }
 
+// The plane route on a grid that fills the GPU but ends on a partial wave: the cheapest K split
+// that finishes whole waves sooner (splitk_plan.hpp: splits_fill_waves), kept where the cost
+// model prices it at least kFullGridSplitGain below `p` unsplit or, where one CTA's chain would
+// pass kMaxChainK, no higher (the accuracy bound, kept on full grids where it costs nothing).
+// The margin is the model's error on this class: splits it priced 1-7% lower ran 0.97-1.02x
+// (H100, bench/results/README.md#full-grid-splits, call 1).
+constexpr double kFullGridSplitGain = 0.05;
+void keep_full_grid_split(const Context& c, Plan& p) {
+  const GemmArgs& a = c.args;
+  const int64_t tiles = ((a.m + kTileM - 1) / kTileM) * ((a.n + kTileN - 1) / kTileN);
+  std::optional<Plan> best;
+  for (int s = 2; s <= kMaxFullGridSplits; ++s) {
+    if (!splits_fill_waves(tiles, c.dev.sm_count, s)) continue;
+    const Plan q = p.auto_scaled ? replanned(c, p, plan_planes_auto(a.m, a.n, a.k, c.dev, c.cap, s))
+                                 : replanned(c, p, plan_planes(p.method, a.m, a.n, a.k, c.dev, c.cap, s));
+    if (q.bytes <= c.cap && (!best || cheaper(q, *best))) best = q;
+  }
+  if (!best) return;
+  const bool gains = best->estimate_us <= (1.0 - kFullGridSplitGain) * p.estimate_us;
+  const bool bounds = p.chain_k > kMaxChainK && !cheaper(p, *best);
+  if (gains || bounds) p = *best;
+}
+
 // fused_mma's FP32 form (FusedMmaPlan::fp32) for a corrected mode: the 32-wide tile, every
 // stage in FP32. Its own cost row prices it.
 Plan fp32_form_plan(const Context& c) {
@@ -278,6 +301,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       keep_cheaper(c, p, fused_mma_unsplit(*other, args));
     }
   }
+  if (family == Family::kPlanes) keep_full_grid_split(c, p);
   // Short lines along k: the lines kernel, or a warp a line where that is cheaper (a few short
   // lines: gemv.cu, plan_gemv), unless a pin names one.
   if (const auto* g = std::get_if<GemvPlan>(&p.detail);
@@ -353,6 +377,12 @@ Plan pinned_plan(const Context& c, const FamilyPin& pin) {
       return replanned(c, p, *whole);
   if (pin.narrow)
     if (const std::optional<Plan> narrow = narrow_plan(c, p)) return *narrow;
+  // "planes/unsplit": k in one split, as the route ran before it split full grids (bench A/B).
+  if (p.family == Family::kPlanes && pin.unsplit) {
+    const GemmArgs& a = c.args;
+    if (p.auto_scaled) return replanned(c, p, plan_planes_auto(a.m, a.n, a.k, c.dev, c.cap, 1));
+    return replanned(c, p, plan_planes(p.method, a.m, a.n, a.k, c.dev, c.cap, 1));
+  }
   return p;
 }
 
@@ -536,6 +566,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
       return true;
     }
     if (f == Family::kFusedWgmma && !form && tile == "narrow") return pin->narrow = true;
+    if (f == Family::kPlanes && pin->unsplit && !pin->auto_products && !pin->fp32) return plain;
     if (f != Family::kFusedMma) return plain && !form;
     if (plain) return true;
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;

@@ -332,12 +332,45 @@ def test_splits_past_the_accuracy_bound_fill_the_waves(plan_on, mode, family):
 
 
 @pytest.mark.parametrize("mode", CORRECTED)
+def test_the_plane_route_splits_a_full_grid_only_where_whole_waves_pay(plan_on, mode):
+    """A plane-route grid that fills the GPU is priced split 2..8 ways where whole waves of the shorter k finish
+    sooner (splitk_plan.hpp: splits_fill_waves), and the split is kept only where the cost model prices it below
+    the unsplit plan ("planes/unsplit") with its partials. 859 x 4533 x 2437 (140 tiles: a second wave on 8 SMs)
+    splits; 8192^3 (4096 tiles, 31.03 waves) does not. Kept where priced 5% lower, or no higher where one chain would
+    pass 4096 (planner.cpp: keep_full_grid_split)."""
+    rng = random.Random(4099 + len(mode))
+    side = lambda lo, hi: int(2 ** rng.uniform(math.log2(lo), math.log2(hi)))  # noqa: E731
+    split = checked = 0
+    for _ in range(300):
+        m, n, k, ta, tb = side(256, 16384), side(256, 16384), side(256, 16384), rng.randint(0, 1), rng.randint(0, 1)
+        status, text, _ = plan_on(mode, m, n, k, family="planes", ta=ta, tb=tb)
+        if status != STATUS["SUCCESS"] or _tiles(text, m, n) < SMS:
+            continue
+        whole, x = plan_on(mode, m, n, k, family="planes/unsplit", ta=ta, tb=tb)[1:]
+        assert fields(whole)["splits"].split("/")[0] == "1", whole
+        splits, tiles = int(fields(text)["splits"].split("/")[0]), _tiles(text, m, n)
+        checked += 1
+        if splits == 1:
+            assert text == whole, (m, n, k, text, whole)
+            continue
+        split += 1
+        assert splits <= 8 and _wave_cost(tiles, splits) < _wave_cost(tiles, 1), (m, n, k, text)
+        est, unsplit = (float(fields(t)["est"].rstrip("us")) for t in (text, whole))
+        assert est <= (0.95 if _k_per_cta(x) <= MAX_CHAIN_K else 1.0) * unsplit * (1 + 1e-3), (m, n, k, text, whole)
+    assert checked >= 100 and split >= 10, (checked, split)
+    assert fields(plan_on(mode, 859, 2437, 4533, family="planes")[1])["splits"] != "1"
+    assert fields(plan_on(mode, 8192, 8192, 8192, family="planes")[1])["splits"].split("/")[0] == "1"
+    for bad in ("planes:128/unsplit", "planes/tf32tf32"):
+        assert plan_on(mode, 300, 200, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
 def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
     """No family's plan priced lower is passed over, when it keeps the accuracy rules (FP32 routes at
     small k; no chain over 4096 on a grid that leaves SMs idle): the planner is the cost model's choice.
     fused_mma's four plans (either tile, split or not) count alike, the 32-wide tile's where it is
     offered (fused_mma.hpp: a side of C at most 32, or the 64-wide tile's CTAs in one wave)."""
-    pins = FAMILIES + ("fused_mma/unsplit", "fused_mma:32", "fused_mma:32/unsplit")
+    pins = FAMILIES + ("fused_mma/unsplit", "fused_mma:32", "fused_mma:32/unsplit", "planes/unsplit")
     for m, n, k, batch, ta, tb in random_shapes(200, seed=7 + len(mode)):
         status, text, _ = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
         assert status == STATUS["SUCCESS"], text
@@ -356,6 +389,10 @@ def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
             if tensor_cores and k <= FP32_ROUTE_MAX_K:
                 continue
             if tensor_cores and _k_per_cta(x) > MAX_CHAIN_K and batch * _tiles(other, m, n) < SMS:
+                continue
+            # The plane route is priced unsplit on grids that fill the GPU; on the others wave_splits sets its
+            # count (test_splits_past_the_accuracy_bound_fill_the_waves).
+            if pin == "planes/unsplit" and _tiles(other, m, n) < SMS:
                 continue
             assert taken <= float(fields(other)["est"].rstrip("us")) * (1 + 1e-6), (m, n, k, batch, text, other)
 

@@ -64,3 +64,40 @@ def test_long_k_narrow_at_or_below_sgemm(mode, m, k, n):
     a, b = _operands(m, k, n, seed=m + n)
     ours, sgemm = _residuals(a, b, mode)
     assert ours <= sgemm, (ecgemm.explain(a, b, mode=mode), ours, sgemm)
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("m,k,n", [(859, 4533, 2437), (7971, 4233, 842), (2114, 11220, 2645), (7612, 13347, 530)])
+def test_long_k_on_grids_that_fill_the_gpu_at_or_below_sgemm(mode, m, k, n):
+    """The random sample's long-k products whose grids fill the GPU but end on a partial wave: as one chain a
+    CTA, tf32tf32 ran 1.003-1.065x SGEMM's residual there (bench/results/lab-long-k-2026-11-27), where cuBLAS
+    splits k. The planner prices splits that finish the waves sooner (splitk_plan.hpp: splits_fill_waves)."""
+    a, b = _operands(m, k, n, seed=k)
+    ours, sgemm = _residuals(a, b, mode)
+    assert ours <= sgemm, (ecgemm.explain(a, b, mode=mode), ours, sgemm)
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+def test_a_full_grid_split_writes_every_output_with_beta(mode, monkeypatch):
+    """A split plane-route plan on a grid that fills the GPU (140 tiles: K cut to fill the second wave) writes
+    every element of C (poisoned with NaN where beta = 0), adds beta * C once, and agrees with the same route
+    unsplit to the accuracy of either."""
+    m, k, n = 859, 4533, 2437
+    a, b = _operands(m, k, n, seed=5)
+    c0 = torch.rand(m, n, device="cuda") * 2 - 1
+    monkeypatch.setenv("ECGEMM_FAMILY", "planes")
+    plan = ecgemm.explain(a, b, mode=mode)
+    assert "family=planes" in plan and "splits=1 " not in plan and "splits=1/" not in plan, plan
+    ref = a.double() @ b.double()
+    for beta in (0.0, 0.5):
+        outs = []
+        for pin in ("planes", "planes/unsplit"):
+            monkeypatch.setenv("ECGEMM_FAMILY", pin)
+            out = c0.clone() if beta else torch.full((m, n), float("nan"), device="cuda")
+            ecgemm.matmul(a, b, out=out, mode=mode, alpha=1.0, beta=beta)
+            outs.append(out.double())
+        want = ref + beta * c0.double()
+        norm = torch.linalg.vector_norm(want).item()
+        for out in outs:
+            assert torch.isfinite(out).all(), plan
+            assert torch.linalg.vector_norm(out - want).item() / norm < 2e-6, plan

@@ -33,9 +33,13 @@ struct PlanesPlan {
 };
 
 // `max_bytes` caps the split-K partials; the planes themselves are always planned
-// (the planner checks `bytes` against its cap).
+// (the planner checks `bytes` against its cap). `splits` > 0: that many K splits (at most
+// one per 8 k-tiles, and as the cap allows) in place of the family's own count.
 PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
-                              size_t max_bytes = SIZE_MAX);
+                              size_t max_bytes = SIZE_MAX, int splits = 0);
+
+// The most K splits the planner prices on a grid that fills the GPU (splits_fill_waves).
+constexpr int kMaxFullGridSplits = 8;
 
 // The mainloop's grid and the planes' traffic (written by the split pass, read back).
 GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev);
@@ -53,7 +57,7 @@ struct PlanesAutoPlan {
   size_t bytes = 0;
 };
 PlanesAutoPlan plan_planes_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
-                        size_t max_bytes = SIZE_MAX);
+                        size_t max_bytes = SIZE_MAX, int splits = 0);
 
 // halfhalf's grid, plus the statistics pass and the scale choice (which read both operands).
 GridShape planes_auto_grid(const PlanesAutoPlan& plan, int64_t m, int64_t n, int64_t k,

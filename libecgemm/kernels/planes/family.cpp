@@ -25,14 +25,14 @@ cudaError_t launch_planes(TcMethod method, const GemmArgs& args, const PlanesPla
 }
 
 PlanesAutoPlan plan_planes_auto(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
-                        size_t max_bytes) {
+                        size_t max_bytes, int splits) {
   PlanesAutoPlan p;
   // The scale data follow the planes (at most one alignment step more than at offset 0).
   const AutoScaleLayout alone = plan_auto_scale(m, n, 0);
   const size_t scale_room = alone.bytes + 256;
   const size_t room = max_bytes > scale_room ? max_bytes - scale_room : 0;
-  p.half = plan_planes(TcMethod::kHalfHalf, m, n, k, dev, room);
-  p.tf32 = plan_planes(TcMethod::kTf32Tf32, m, n, k, dev, room);
+  p.half = plan_planes(TcMethod::kHalfHalf, m, n, k, dev, room, splits);
+  p.tf32 = plan_planes(TcMethod::kTf32Tf32, m, n, k, dev, room, splits);
   p.scale = plan_auto_scale(m, n, std::max(p.half.bytes, p.tf32.bytes));
   p.bytes = p.scale.begin + p.scale.bytes;
   return p;

@@ -7,7 +7,7 @@
 namespace ecgemm::detail {
 
 PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
-                              const DeviceInfo& dev, size_t max_bytes) {
+                              const DeviceInfo& dev, size_t max_bytes, int splits) {
   constexpr size_t kAlign = 256;
   PlanesPlan w;
   const int64_t k_align = kTileKBytes / static_cast<int64_t>(element_bytes(method));
@@ -24,6 +24,8 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   const int64_t chain =
       scheme_of(method) == Scheme::kCorrected ? chain_min_splits(w.k_pad / slice, slice) : 1;
   w.splits = static_cast<int>(wave_splits(tiles, dev.sm_count, k_tiles / 8, chain));
+  // A count the planner asks for (planes_full_grid_splits), within the same >= 8 k-tiles a split.
+  if (splits > 0) w.splits = static_cast<int>(std::clamp<int64_t>(splits, 1, std::max<int64_t>(1, k_tiles / 8)));
   const size_t plane_a = static_cast<size_t>(w.m_pad * w.k_pad) * element_bytes(method);
   const size_t plane_b = static_cast<size_t>(w.n_pad * w.k_pad) * element_bytes(method);
   size_t off = 0;

@@ -4,8 +4,10 @@
 // frees the slot on `empty`: variant 0, one arrival a warp after __syncwarp (consume before call
 // 6); variant 1, every thread arriving; variant 2, as consume with FP32 stages now: on odd rounds
 // (an FP32 stage) every lane loads and arrives for itself, on even ones (a Tensor Core stage)
-// only lane 0 loads (the flag) and arrives with count 32. Each protocol is race-free; a hazard
-// report on one says racecheck does not follow it. Exit 0 and "sum ok" when the values are right.
+// only lane 0 loads (the flag) and arrives with count 32; variant 3, as 2 but on even rounds every
+// lane arrives for itself after lane 0's load; variant 4, lane 0 alone loads and arrives with
+// count 32 on every round (lane-arrivals-2026-11-27). Each protocol is race-free; a hazard report
+// on one says racecheck does not follow it. Exit 0 and "sum ok" when the values are right.
 //   nvcc -std=c++17 -arch=sm_90a -I libecgemm/kernels/sm90 mbarrier_race.cu -o mbarrier_race
 //   compute-sanitizer --tool racecheck ./mbarrier_race 0   (and 1)
 #include <cstdio>
@@ -44,8 +46,16 @@ __global__ void ring(int variant, float* out) {
     for (int r = 0; r < kRounds; ++r) {
       const int s = r % kSlots;
       mbarrier_wait(full + 8 * s, (r / kSlots) & 1);
-      if (variant == 2 && r % 2 == 0) {  // lane 0 alone reads, and arrives for its warp
+      if ((variant == 2 || variant == 3) && r % 2 == 0) {  // lane 0 alone reads
         const float f = __shfl_sync(0xffffffffu, t % 32 == 0 ? static_cast<float>(flag[s]) : 0.0f, 0);
+        sum += static_cast<float>(r * 1000 + (t * 7 + 3) % kWidth) + f;
+        if (variant == 3) mbarrier_arrive(empty + 8 * s);              // every lane for itself
+        else if (t % 32 == 0) mbarrier_arrive_count(empty + 8 * s, 32);  // lane 0 for its warp
+        continue;
+      }
+      if (variant == 4) {  // lane 0 alone reads the slot and the flag, and arrives for its warp
+        const float v = t % 32 == 0 ? slot[s][0] + static_cast<float>(flag[s]) : 0.0f;
+        const float f = __shfl_sync(0xffffffffu, v, 0) - static_cast<float>(r * 1000);
         sum += static_cast<float>(r * 1000 + (t * 7 + 3) % kWidth) + f;
         if (t % 32 == 0) mbarrier_arrive_count(empty + 8 * s, 32);
         continue;

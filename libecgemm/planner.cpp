@@ -186,22 +186,43 @@ void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other)
   if (q.bytes <= c.cap && cheaper(q, p)) p = q;
 }
 
-// The plane route on a grid that fills the GPU but ends on a partial wave: the cheapest K split
-// that finishes whole waves sooner (splitk_plan.hpp: splits_fill_waves), kept where the cost
-// model prices it at least kFullGridSplitGain below `p` unsplit or, where one CTA's chain would
-// pass kMaxChainK, no higher (the accuracy bound, kept on full grids where it costs nothing).
-// The margin is the model's error on this class: splits it priced 1-7% lower ran 0.97-1.02x
-// (H100, bench/results/README.md#full-grid-splits, call 1).
+// A plane-route or fused_wgmma plan on a grid that fills the GPU but ends on a partial wave: the
+// cheapest K split that finishes whole waves sooner (splitk_plan.hpp: splits_fill_waves), kept
+// where the cost model prices it at least kFullGridSplitGain below `p` unsplit or, where one
+// CTA's chain would pass kMaxChainK, no higher (the accuracy bound, kept on full grids where it
+// costs nothing). The margin is the model's error on this class: plane-route splits it priced
+// 1-7% lower ran 0.97-1.02x (H100, bench/results/README.md#full-grid-splits, call 1).
 constexpr double kFullGridSplitGain = 0.05;
-void keep_full_grid_split(const Context& c, Plan& p) {
+
+// `p`'s family plan with `splits` K splits (the families' one-CTA-an-SM grids), or nullopt.
+std::optional<Plan> resplit(const Context& c, const Plan& p, int splits) {
   const GemmArgs& a = c.args;
-  const int64_t tiles = ((a.m + kTileM - 1) / kTileM) * ((a.n + kTileN - 1) / kTileN);
+  if (std::holds_alternative<PlanesAutoPlan>(p.detail))
+    return replanned(c, p, plan_planes_auto(a.m, a.n, a.k, c.dev, c.cap, splits));
+  if (std::holds_alternative<PlanesPlan>(p.detail))
+    return replanned(c, p, plan_planes(p.method, a.m, a.n, a.k, c.dev, c.cap, splits));
+  if (const auto* f = std::get_if<FusedWgmmaPlan>(&p.detail))
+    return replanned(c, p, fused_wgmma_resplit(*f, p.method, a, c.dev, c.cap, splits));
+  return std::nullopt;
+}
+
+// Output tiles of a plane-route or fused_wgmma plan; 0 for others and for batches.
+int64_t split_tiles(const Context& c, const Plan& p) {
+  const GemmArgs& a = c.args;
+  if (a.batch.batched()) return 0;
+  if (std::holds_alternative<PlanesPlan>(p.detail) || std::holds_alternative<PlanesAutoPlan>(p.detail))
+    return ((a.m + kTileM - 1) / kTileM) * ((a.n + kTileN - 1) / kTileN);
+  if (const auto* f = std::get_if<FusedWgmmaPlan>(&p.detail)) return fused_wgmma_tiles(a, *f);
+  return 0;
+}
+
+void keep_full_grid_split(const Context& c, Plan& p) {
+  const int64_t tiles = split_tiles(c, p);
   std::optional<Plan> best;
   for (int s = 2; s <= kMaxFullGridSplits; ++s) {
     if (!splits_fill_waves(tiles, c.dev.sm_count, s)) continue;
-    const Plan q = p.auto_scaled ? replanned(c, p, plan_planes_auto(a.m, a.n, a.k, c.dev, c.cap, s))
-                                 : replanned(c, p, plan_planes(p.method, a.m, a.n, a.k, c.dev, c.cap, s));
-    if (q.bytes <= c.cap && (!best || cheaper(q, *best))) best = q;
+    const std::optional<Plan> q = resplit(c, p, s);
+    if (q && q->bytes <= c.cap && (!best || cheaper(*q, *best))) best = q;
   }
   if (!best) return;
   const bool gains = best->estimate_us <= (1.0 - kFullGridSplitGain) * p.estimate_us;
@@ -301,7 +322,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
       keep_cheaper(c, p, fused_mma_unsplit(*other, args));
     }
   }
-  if (family == Family::kPlanes) keep_full_grid_split(c, p);
+  keep_full_grid_split(c, p);
   // Short lines along k: the lines kernel, or a warp a line where that is cheaper (a few short
   // lines: gemv.cu, plan_gemv), unless a pin names one.
   if (const auto* g = std::get_if<GemvPlan>(&p.detail);
@@ -325,7 +346,9 @@ std::optional<Plan> narrow_plan(const Context& c, const Plan& wide) {
   std::optional<FusedWgmmaPlan> narrow = fused_wgmma_narrow(wide.method, c.args, c.dev, c.cap);
   if (!narrow) return std::nullopt;
   narrow->wide_fp32 = std::get<FusedWgmmaPlan>(wide.detail).wide_fp32;  // AUTO's, as plan_for's
-  return replanned(c, wide, *narrow);
+  Plan p = replanned(c, wide, *narrow);
+  keep_full_grid_split(c, p);
+  return p;
 }
 
 // Families whose products are FP32-class for this call. At small k the corrected modes'
@@ -376,13 +399,10 @@ Plan pinned_plan(const Context& c, const FamilyPin& pin) {
     if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args))
       return replanned(c, p, *whole);
   if (pin.narrow)
-    if (const std::optional<Plan> narrow = narrow_plan(c, p)) return *narrow;
-  // "planes/unsplit": k in one split, as the route ran before it split full grids (bench A/B).
-  if (p.family == Family::kPlanes && pin.unsplit) {
-    const GemmArgs& a = c.args;
-    if (p.auto_scaled) return replanned(c, p, plan_planes_auto(a.m, a.n, a.k, c.dev, c.cap, 1));
-    return replanned(c, p, plan_planes(p.method, a.m, a.n, a.k, c.dev, c.cap, 1));
-  }
+    if (const std::optional<Plan> narrow = narrow_plan(c, p)) p = *narrow;
+  // "planes/unsplit", "fused_wgmma[:narrow]/unsplit": k in one split (the A/B of full-grid splits).
+  if (pin.unsplit && (p.family == Family::kPlanes || p.family == Family::kFusedWgmma))
+    if (const std::optional<Plan> whole = resplit(c, p, 1)) return *whole;
   return p;
 }
 
@@ -565,8 +585,9 @@ bool family_by_name(const char* name, FamilyPin* pin) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
       return true;
     }
-    if (f == Family::kFusedWgmma && !form && tile == "narrow") return pin->narrow = true;
-    if (f == Family::kPlanes && pin->unsplit && !pin->auto_products && !pin->fp32) return plain;
+    const bool unsplit_only = pin->unsplit && !pin->auto_products && !pin->fp32;
+    if (f == Family::kFusedWgmma && (!form || unsplit_only) && tile == "narrow") return pin->narrow = true;
+    if ((f == Family::kPlanes || f == Family::kFusedWgmma) && unsplit_only) return plain;
     if (f != Family::kFusedMma) return plain && !form;
     if (plain) return true;
     pin->tile = tile == "32" ? 32 : tile == "64" ? 64 : 0;

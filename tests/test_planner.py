@@ -141,7 +141,7 @@ def test_a_pin_names_fused_wgmma_s_narrow_tiles(plan_on):
         assert plan_on(mode, 65, 5000, 700, family="fused_wgmma:narrow")[0] == STATUS["NOT_SUPPORTED"]
     for mode in ONE_PASS:
         assert plan_on(mode, 16, 5000, 700, family="fused_wgmma:narrow")[0] == STATUS["NOT_SUPPORTED"], mode
-    for bad in ("fused_wgmma:16", "fused_wgmma:narrow/unsplit", "fused_mma:narrow"):
+    for bad in ("fused_wgmma:16", "fused_wgmma:narrow/fp32", "fused_mma:narrow"):
         assert plan_on("tf32tf32", 16, 5000, 700, family=bad)[0] == STATUS["INVALID_VALUE"], bad
 
 
@@ -332,21 +332,22 @@ def test_splits_past_the_accuracy_bound_fill_the_waves(plan_on, mode, family):
 
 
 @pytest.mark.parametrize("mode", CORRECTED)
-def test_the_plane_route_splits_a_full_grid_only_where_whole_waves_pay(plan_on, mode):
-    """A plane-route grid that fills the GPU is priced split 2..8 ways where whole waves of the shorter k finish
-    sooner (splitk_plan.hpp: splits_fill_waves), and the split is kept only where the cost model prices it below
-    the unsplit plan ("planes/unsplit") with its partials. 859 x 4533 x 2437 (140 tiles: a second wave on 8 SMs)
-    splits; 8192^3 (4096 tiles, 31.03 waves) does not. Kept where priced 5% lower, or no higher where one chain would
-    pass 4096 (planner.cpp: keep_full_grid_split)."""
-    rng = random.Random(4099 + len(mode))
+@pytest.mark.parametrize("family", ("planes", "fused_wgmma"))
+def test_a_full_grid_splits_only_where_whole_waves_pay(plan_on, mode, family):
+    """A plane-route or fused_wgmma grid that fills the GPU is priced split 2..8 ways where whole waves of the
+    shorter k finish sooner (splitk_plan.hpp: splits_fill_waves), and the split is kept only where the cost model
+    prices it below the unsplit plan ("<family>/unsplit") with its partials: 5% lower, or no higher where one chain
+    would pass 4096 (planner.cpp: keep_full_grid_split). 859 x 4533 x 2437 (140 tiles: a second wave on 8 SMs)
+    splits; 4096^3 (1024 tiles, 7.76 waves) does not, nor 8192^3 (31.03 waves) on the plane route."""
+    rng = random.Random(4099 + len(mode) + len(family))
     side = lambda lo, hi: int(2 ** rng.uniform(math.log2(lo), math.log2(hi)))  # noqa: E731
     split = checked = 0
     for _ in range(300):
         m, n, k, ta, tb = side(256, 16384), side(256, 16384), side(256, 16384), rng.randint(0, 1), rng.randint(0, 1)
-        status, text, _ = plan_on(mode, m, n, k, family="planes", ta=ta, tb=tb)
-        if status != STATUS["SUCCESS"] or _tiles(text, m, n) < SMS:
+        status, text, _ = plan_on(mode, m, n, k, family=family, ta=ta, tb=tb)
+        if status != STATUS["SUCCESS"] or fields(text)["family"] != family or _tiles(text, m, n) < SMS:
             continue
-        whole, x = plan_on(mode, m, n, k, family="planes/unsplit", ta=ta, tb=tb)[1:]
+        whole, x = plan_on(mode, m, n, k, family=family + "/unsplit", ta=ta, tb=tb)[1:]
         assert fields(whole)["splits"].split("/")[0] == "1", whole
         splits, tiles = int(fields(text)["splits"].split("/")[0]), _tiles(text, m, n)
         checked += 1
@@ -358,10 +359,13 @@ def test_the_plane_route_splits_a_full_grid_only_where_whole_waves_pay(plan_on, 
         est, unsplit = (float(fields(t)["est"].rstrip("us")) for t in (text, whole))
         assert est <= (0.95 if _k_per_cta(x) <= MAX_CHAIN_K else 1.0) * unsplit * (1 + 1e-3), (m, n, k, text, whole)
     assert checked >= 100 and split >= 10, (checked, split)
-    assert fields(plan_on(mode, 859, 2437, 4533, family="planes")[1])["splits"] != "1"
-    assert fields(plan_on(mode, 8192, 8192, 8192, family="planes")[1])["splits"].split("/")[0] == "1"
-    for bad in ("planes:128/unsplit", "planes/tf32tf32"):
+    assert fields(plan_on(mode, 859, 2437, 4533, family=family)[1])["splits"] != "1"
+    assert fields(plan_on(mode, 4096, 4096, 4096, family=family)[1])["splits"].split("/")[0] == "1"
+    if family == "planes":  # fused_wgmma's rows price 8192^3 split no higher: its chain of 8192 is then cut
+        assert fields(plan_on(mode, 8192, 8192, 8192, family=family)[1])["splits"].split("/")[0] == "1"
+    for bad in (family + ":128/unsplit", family + "/tf32tf32", "fused_wgmma:narrow/fp32"):
         assert plan_on(mode, 300, 200, 500, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+    assert plan_on(mode, 30, 200, 5000, family="fused_wgmma:narrow/unsplit")[0] == STATUS["SUCCESS"]
 
 
 @pytest.mark.parametrize("mode", CORRECTED)
@@ -370,7 +374,8 @@ def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
     small k; no chain over 4096 on a grid that leaves SMs idle): the planner is the cost model's choice.
     fused_mma's four plans (either tile, split or not) count alike, the 32-wide tile's where it is
     offered (fused_mma.hpp: a side of C at most 32, or the 64-wide tile's CTAs in one wave)."""
-    pins = FAMILIES + ("fused_mma/unsplit", "fused_mma:32", "fused_mma:32/unsplit", "planes/unsplit")
+    pins = FAMILIES + ("fused_mma/unsplit", "fused_mma:32", "fused_mma:32/unsplit", "planes/unsplit",
+                       "fused_wgmma/unsplit")
     for m, n, k, batch, ta, tb in random_shapes(200, seed=7 + len(mode)):
         status, text, _ = plan_on(mode, m, n, k, batch=batch, ta=ta, tb=tb)
         assert status == STATUS["SUCCESS"], text
@@ -390,9 +395,9 @@ def test_the_plan_taken_is_the_cheapest_that_keeps_the_rules(plan_on, mode):
                 continue
             if tensor_cores and _k_per_cta(x) > MAX_CHAIN_K and batch * _tiles(other, m, n) < SMS:
                 continue
-            # The plane route is priced unsplit on grids that fill the GPU; on the others wave_splits sets its
-            # count (test_splits_past_the_accuracy_bound_fill_the_waves).
-            if pin == "planes/unsplit" and _tiles(other, m, n) < SMS:
+            # The plane route and fused_wgmma are priced unsplit on grids that fill the GPU; on the others
+            # wave_splits sets their count (test_splits_past_the_accuracy_bound_fill_the_waves).
+            if pin in ("planes/unsplit", "fused_wgmma/unsplit") and (batch > 1 or _tiles(other, m, n) < SMS):
                 continue
             assert taken <= float(fields(other)["est"].rstrip("us")) * (1 + 1e-6), (m, n, k, batch, text, other)
 

@@ -78,20 +78,20 @@ def test_long_k_on_grids_that_fill_the_gpu_at_or_below_sgemm(mode, m, k, n):
 
 
 @pytest.mark.parametrize("mode", CORRECTED)
-def test_a_full_grid_split_writes_every_output_with_beta(mode, monkeypatch):
-    """A split plane-route plan on a grid that fills the GPU (140 tiles: K cut to fill the second wave) writes
-    every element of C (poisoned with NaN where beta = 0), adds beta * C once, and agrees with the same route
-    unsplit to the accuracy of either."""
-    m, k, n = 859, 4533, 2437
+@pytest.mark.parametrize("family,m,k,n", [("planes", 859, 4533, 2437), ("fused_wgmma", 2100, 3000, 1100)])
+def test_a_full_grid_split_writes_every_output_with_beta(mode, family, m, k, n, monkeypatch):
+    """A split plan on a grid that fills the GPU (140 and 153 tiles: K cut to fill the second wave) writes every
+    element of C (poisoned with NaN where beta = 0), adds beta * C once, and agrees with the same route unsplit to
+    the accuracy of either."""
     a, b = _operands(m, k, n, seed=5)
     c0 = torch.rand(m, n, device="cuda") * 2 - 1
-    monkeypatch.setenv("ECGEMM_FAMILY", "planes")
+    monkeypatch.setenv("ECGEMM_FAMILY", family)
     plan = ecgemm.explain(a, b, mode=mode)
-    assert "family=planes" in plan and "splits=1 " not in plan and "splits=1/" not in plan, plan
+    assert f"family={family}" in plan and "splits=1 " not in plan and "splits=1/" not in plan, plan
     ref = a.double() @ b.double()
     for beta in (0.0, 0.5):
         outs = []
-        for pin in ("planes", "planes/unsplit"):
+        for pin in (family, family + "/unsplit"):
             monkeypatch.setenv("ECGEMM_FAMILY", pin)
             out = c0.clone() if beta else torch.full((m, n), float("nan"), device="cuda")
             ecgemm.matmul(a, b, out=out, mode=mode, alpha=1.0, beta=beta)

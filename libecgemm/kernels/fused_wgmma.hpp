@@ -39,6 +39,14 @@ FusedWgmmaPlan plan_fused_wgmma(TcMethod method, const GemmArgs& args, const Dev
 std::optional<FusedWgmmaPlan> fused_wgmma_narrow(TcMethod method, const GemmArgs& args,
                                                  const DeviceInfo& dev, size_t max_bytes = SIZE_MAX);
 
+// `plan` (either tile) with `splits` K splits in place of its own count (at most one per 8
+// stages, and as the cap allows); the planner prices these on grids that fill the GPU.
+FusedWgmmaPlan fused_wgmma_resplit(const FusedWgmmaPlan& plan, TcMethod method, const GemmArgs& args,
+                                   const DeviceInfo& dev, size_t max_bytes, int splits);
+
+// Output tiles of `plan`'s grid (one product).
+int64_t fused_wgmma_tiles(const GemmArgs& args, const FusedWgmmaPlan& plan);
+
 GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, const DeviceInfo& dev);
 
 cudaError_t launch_fused_wgmma(TcMethod method, const GemmArgs& args, const FusedWgmmaPlan& plan,

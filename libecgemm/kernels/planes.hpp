@@ -38,9 +38,6 @@ struct PlanesPlan {
 PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                               size_t max_bytes = SIZE_MAX, int splits = 0);
 
-// The most K splits the planner prices on a grid that fills the GPU (splits_fill_waves).
-constexpr int kMaxFullGridSplits = 8;
-
 // The mainloop's grid and the planes' traffic (written by the split pass, read back).
 GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev);
 

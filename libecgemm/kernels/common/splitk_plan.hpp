@@ -66,9 +66,11 @@ inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits, int
 // Whether `splits` K splits finish a grid of `tiles` that fills the GPU but ends on a partial
 // wave sooner than one split, in whole waves of 1/splits of K as wave_splits counts them (1.06
 // waves of 128 x 128 tiles at 859 x 4533 x 2437 ran a second wave on 8 of 132 SMs). A candidate
-// only: the planner weighs the partials it costs (planes_grid prices them). Where one is taken,
-// its shorter chains also bring the accumulation error down on the grids where cuBLAS, splitting
-// them too, had brought SGEMM's down (bench/results/README.md#full-grid-splits).
+// only, up to kMaxFullGridSplits: the planner weighs the partials it costs (planes_grid and
+// fused_wgmma_grid price them). Where one is taken, its shorter chains also bring the
+// accumulation error down on the grids where cuBLAS, splitting them too, had brought SGEMM's
+// down (bench/results/README.md#full-grid-splits).
+constexpr int kMaxFullGridSplits = 8;
 inline bool splits_fill_waves(int64_t tiles, int64_t slots, int64_t splits) {
   if (tiles < slots || slots <= 0 || splits < 2) return false;
   auto cost = [&](int64_t s) {

@@ -16,12 +16,11 @@ int narrow_cols(int64_t side) { return side <= 16 ? 16 : side <= 32 ? 32 : 64; }
 // `plan` (tile and swap set) with its split-K: only for single products that leave SMs
 // idle, with at least 8 stages per split (or as many as the accuracy bound needs), as many
 // as finish soonest in whole waves (wave_splits), and as many partial planes as the cap holds.
+// `want` > 0: that many splits instead (fused_wgmma_resplit), within the same bounds.
 FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs& args,
-                           const DeviceInfo& dev, size_t max_bytes) {
+                           const DeviceInfo& dev, size_t max_bytes, int64_t want = 0) {
   constexpr int64_t kMinStagesPerSplit = 8;
-  const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
-  const int64_t tile_m = 64 * plan.consumers;
-  const int64_t tiles = (rows + tile_m - 1) / tile_m * ((cols + plan.cols - 1) / plan.cols);
+  const int64_t tiles = fused_wgmma_tiles(args, plan);
   const int64_t units_per_stage = uses_half(method) ? 2 : 1;
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
@@ -30,8 +29,9 @@ FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs&
     const int64_t chain = scheme_of(method) == Scheme::kCorrected
                               ? chain_min_splits(stages, kUnitK * units_per_stage)
                               : 1;
-    splits = wave_splits(tiles, dev.sm_count,
-                         std::min(stages / kMinStagesPerSplit, int64_t(65535)), chain);
+    const int64_t most = std::min(stages / kMinStagesPerSplit, int64_t(65535));
+    splits = want > 0 ? std::clamp<int64_t>(want, 1, std::max<int64_t>(1, most))
+                      : wave_splits(tiles, dev.sm_count, most, chain);
   }
   const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;
   splits = std::min<int64_t>(splits, std::max<size_t>(1, max_bytes / plane_bytes));
@@ -43,6 +43,17 @@ FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs&
 }
 
 }  // namespace
+
+int64_t fused_wgmma_tiles(const GemmArgs& args, const FusedWgmmaPlan& plan) {
+  const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
+  const int64_t tile_m = 64 * plan.consumers;
+  return (rows + tile_m - 1) / tile_m * ((cols + plan.cols - 1) / plan.cols);
+}
+
+FusedWgmmaPlan fused_wgmma_resplit(const FusedWgmmaPlan& plan, TcMethod method, const GemmArgs& args,
+                                   const DeviceInfo& dev, size_t max_bytes, int splits) {
+  return with_splits(plan, method, args, dev, max_bytes, splits);
+}
 
 bool fused_wgmma_usable(const GemmArgs& args, const DeviceInfo& dev) {
   // Copy-engine coordinates are 32-bit; the grid's x extent holds every tile.
@@ -76,11 +87,9 @@ std::optional<FusedWgmmaPlan> fused_wgmma_narrow(TcMethod method, const GemmArgs
 }
 
 GridShape fused_wgmma_grid(const GemmArgs& args, const FusedWgmmaPlan& plan, const DeviceInfo& dev) {
-  const int64_t rows = plan.swapped ? args.n : args.m, cols = plan.swapped ? args.m : args.n;
   const int64_t tile_m = 64 * plan.consumers;
   GridShape g;
-  g.ctas = (rows + tile_m - 1) / tile_m * ((cols + plan.cols - 1) / plan.cols) * plan.splits *
-           args.batch.count;
+  g.ctas = fused_wgmma_tiles(args, plan) * plan.splits * args.batch.count;
   g.resident = dev.sm_count;  // one CTA an SM (shared memory)
   g.tile_outputs = tile_m * plan.cols;
   g.k_per_cta = plan.units_per_split * kUnitK;

@@ -191,7 +191,7 @@ void keep_cheaper(const Context& c, Plan& p, const std::optional<Detail>& other)
 // where the cost model prices it at least kFullGridSplitGain below `p` unsplit or, where one
 // CTA's chain would pass kMaxChainK, no higher (the accuracy bound, kept on full grids where it
 // costs nothing). The margin is the model's error on this class: plane-route splits it priced
-// 1-7% lower ran 0.97-1.02x (H100, bench/results/README.md#full-grid-splits, call 1).
+// 0.7-7% lower ran 0.95-1.02x (H100, bench/results/README.md#full-grid-splits, call 1).
 constexpr double kFullGridSplitGain = 0.05;
 
 // `p`'s family plan with `splits` K splits (the families' one-CTA-an-SM grids), or nullopt.

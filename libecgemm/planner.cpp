@@ -210,8 +210,8 @@ std::optional<Plan> resplit(const Context& c, const Plan& p, int splits) {
 int64_t split_tiles(const Context& c, const Plan& p) {
   const GemmArgs& a = c.args;
   if (a.batch.batched()) return 0;
-  if (std::holds_alternative<PlanesPlan>(p.detail) || std::holds_alternative<PlanesAutoPlan>(p.detail))
-    return ((a.m + kTileM - 1) / kTileM) * ((a.n + kTileN - 1) / kTileN);
+  if (const auto* w = std::get_if<PlanesPlan>(&p.detail)) return planes_tiles(*w);
+  if (const auto* w = std::get_if<PlanesAutoPlan>(&p.detail)) return planes_tiles(w->half);
   if (const auto* f = std::get_if<FusedWgmmaPlan>(&p.detail)) return fused_wgmma_tiles(a, *f);
   return 0;
 }

@@ -32,6 +32,9 @@ struct PlanesPlan {
   size_t bytes = 0;
 };
 
+// Output tiles of the mainloop's grid (one split).
+inline int64_t planes_tiles(const PlanesPlan& w) { return (w.m_pad / kTileM) * (w.n_pad / kTileN); }
+
 // `max_bytes` caps the split-K partials; the planes themselves are always planned
 // (the planner checks `bytes` against its cap). `splits` > 0: that many K splits (at most
 // one per 8 k-tiles, and as the cap allows) in place of the family's own count.

@@ -18,7 +18,7 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   // waves: wave_splits); keep >= 8 k-tiles each. There the corrected methods also split
   // to keep the accuracy bound (kMaxChainK), in whole 128-byte slices (both mainloops
   // give a split ceil(slices / splits) of them).
-  const int64_t tiles = (w.m_pad / kTileM) * (w.n_pad / kTileN);
+  const int64_t tiles = planes_tiles(w);
   const int64_t k_tiles = w.k_pad / k_align;
   const int64_t slice = kPadKBytes / static_cast<int64_t>(element_bytes(method));
   const int64_t chain =
@@ -52,7 +52,7 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
 
 GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev) {
   GridShape g;
-  g.ctas = (plan.m_pad / kTileM) * (plan.n_pad / kTileN) * plan.splits;
+  g.ctas = planes_tiles(plan) * plan.splits;
   g.resident = dev.sm_count;  // a persistent grid, one CTA an SM
   g.tile_outputs = int64_t{kTileM} * kTileN;
   g.k_per_cta = (plan.k_pad + plan.splits - 1) / plan.splits;

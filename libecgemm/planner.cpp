@@ -374,6 +374,11 @@ Plan cheapest(const Context& c) {
     // The accuracy bound (splitk_plan.hpp: kMaxChainK). The families split k to keep it;
     // a plan still over it here is one whose partials the cap cut.
     if (c.corrected && tensor_core_family(p.family) && p.chain_k > kMaxChainK && p.ctas < c.dev.sm_count) return;
+    // And fused_wgmma's on a thin C (splitk_plan.hpp: kThinMaxChainSteps), on every grid of one
+    // product (a batch's k is not split).
+    if (c.corrected && p.family == Family::kFusedWgmma && !c.args.batch.batched() &&
+        thin_output(c.args.m, c.args.n) && p.chain_k > thin_max_chain_k(uses_half(p.method)))
+      return;
     if (!found || cheaper(p, best)) best = p, found = true;
   };
   for (Family f : kFamilies) {

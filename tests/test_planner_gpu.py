@@ -78,6 +78,28 @@ def test_long_k_on_grids_that_fill_the_gpu_at_or_below_sgemm(mode, m, k, n):
 
 
 @pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("pin", [None, "fused_wgmma:narrow"])
+@pytest.mark.parametrize("m,k,n,ta", [(17, 7126, 10649, True), (10649, 7126, 17, False), (32, 15377, 2252, True),
+                                      (20, 2582, 14679, False), (43, 12601, 15299, False), (3892, 10057, 22, True)])
+def test_thin_long_k_at_or_below_sgemm(mode, pin, m, k, n, ta, monkeypatch):
+    """A side of C at most 64 against long k, where cuBLAS splits k into short chains: 17 x 7126 x 10649 (A
+    transposed) on fused_wgmma's narrow tiles in 3 splits of 2375 ran 1.12x SGEMM's residual in tf32tf32
+    (bench/results/README.md#slim-vs-narrow). fused_wgmma chains at most 128 Tensor Core k-steps there
+    (splitk_plan.hpp: kThinMaxChainSteps), on the planner's route and pinned."""
+    if pin:
+        monkeypatch.setenv("ECGEMM_FAMILY", pin)
+    g = torch.Generator(device="cuda").manual_seed(k)
+    a = (torch.rand(k, m, device="cuda", generator=g) * 2 - 1).t() if ta else \
+        torch.rand(m, k, device="cuda", generator=g) * 2 - 1
+    b = torch.rand(k, n, device="cuda", generator=g) * 2 - 1
+    plan = ecgemm.explain(a, b, mode=mode)
+    if pin:
+        assert "family=fused_wgmma" in plan, plan
+    ours, sgemm = _residuals(a, b, mode)
+    assert ours <= sgemm, (plan, ours, sgemm)
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
 @pytest.mark.parametrize("family,m,k,n", [("planes", 859, 4533, 2437), ("fused_wgmma", 2100, 3000, 1100)])
 def test_a_full_grid_split_writes_every_output_with_beta(mode, family, m, k, n, monkeypatch):
     """A split plan on a grid that fills the GPU (140 and 153 tiles: K cut to fill the second wave) writes every

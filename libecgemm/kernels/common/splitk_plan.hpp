@@ -28,10 +28,22 @@ inline KSplit split_k(int64_t k, int64_t want, int64_t align) {
 // families split k to keep it (chain_min_splits) rather than lose the plan.
 constexpr int64_t kMaxChainK = 4096;
 
+// Where a side of C is at most kThinSide wide, cuBLAS splits k into short chains, and its
+// residual is below what chains of kMaxChainK give: the fused_wgmma tiles' error grows with
+// the Tensor Core k-steps a CTA promotes (tf32tf32 on the random samples' thin products: 1.3-1.7e-7
+// at 35-60 k-steps, 2.2-2.5e-7 at 140-190, 3.1-3.3e-7 at 275-315), and 17 x 7126 x 10649 TN
+// in 3 splits of 297 k-steps gave 1.12x SGEMM's residual. There a CTA promotes at most
+// kThinMaxChainSteps k-steps (1024 of k in TF32, 2048 in FP16; bench/results/README.md#thin-chains).
+constexpr int64_t kThinSide = 64;
+constexpr int64_t kThinMaxChainSteps = 128;
+constexpr bool thin_output(int64_t m, int64_t n) { return std::min(m, n) <= kThinSide; }
+// The k one CTA may chain on a thin C: k-steps of 8 TF32 or 16 FP16 values.
+constexpr int64_t thin_max_chain_k(bool half_products) { return kThinMaxChainSteps * (half_products ? 16 : 8); }
+
 // The fewest splits of `units` k-units of `unit_k` each (a family's smallest cut of k) that
-// keep every split's k within kMaxChainK, splits taking ceil(units / splits) each.
-inline int64_t chain_min_splits(int64_t units, int64_t unit_k) {
-  const int64_t per = std::max<int64_t>(1, kMaxChainK / unit_k);
+// keep every split's k within `max_chain`, splits taking ceil(units / splits) each.
+inline int64_t chain_min_splits(int64_t units, int64_t unit_k, int64_t max_chain = kMaxChainK) {
+  const int64_t per = std::max<int64_t>(1, max_chain / unit_k);
   return std::max<int64_t>(1, (units + per - 1) / per);
 }
 
@@ -48,12 +60,19 @@ inline int64_t chain_min_splits(int64_t units, int64_t unit_k) {
 // tiles leave SMs idle; it is where the search starts, not a count to round up to (58
 // tiles on 132 SMs over k = 10333: 3 splits are two waves of a third of k, 4 two waves
 // of a quarter; bench/results/README.md#chain-waves).
-inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits, int64_t min_splits = 1) {
+// `units` > 0: k is cut in whole units (split_k), so a count s gives splits_of(units, s)
+// splits; the counts are priced as made (961 units asked for 32 splits make 31).
+inline int64_t splits_of(int64_t units, int64_t s) {
+  return units > 0 ? (units + (units + s - 1) / s - 1) / ((units + s - 1) / s) : s;
+}
+inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits, int64_t min_splits = 1,
+                           int64_t units = 0) {
   if (tiles <= 0 || slots <= 0 || tiles >= slots) return 1;
   const int64_t first = std::max<int64_t>(1, min_splits);
   const int64_t per_tile = (slots + tiles - 1) / tiles;
   const int64_t last = std::max(first, std::min(max_splits, std::max(2 * per_tile, first + per_tile)));
   auto cost = [&](int64_t s) {
+    s = splits_of(units, s);
     return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
   };
   double best = cost(first);

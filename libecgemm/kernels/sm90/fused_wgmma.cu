@@ -25,13 +25,18 @@ FusedWgmmaPlan with_splits(FusedWgmmaPlan plan, TcMethod method, const GemmArgs&
   const int64_t stages = (args.k + kUnitK * units_per_stage - 1) / (kUnitK * units_per_stage);
   int64_t splits = 1;
   if (!args.batch.batched()) {  // one CTA an SM (shared memory)
-    // The accuracy bound where SMs idle (splitk_plan.hpp: kMaxChainK), in whole stages.
-    const int64_t chain = scheme_of(method) == Scheme::kCorrected
-                              ? chain_min_splits(stages, kUnitK * units_per_stage)
-                              : 1;
+    // The accuracy bound where SMs idle (splitk_plan.hpp: kMaxChainK), in whole stages; on a
+    // thin C, thin_max_chain_k on every grid.
+    const bool corrected = scheme_of(method) == Scheme::kCorrected;
+    const bool thin = corrected && thin_output(args.m, args.n);
+    const int64_t chain =
+        corrected ? chain_min_splits(stages, kUnitK * units_per_stage,
+                                     thin ? thin_max_chain_k(uses_half(method)) : kMaxChainK)
+                  : 1;
     const int64_t most = std::min(stages / kMinStagesPerSplit, int64_t(65535));
     splits = want > 0 ? std::clamp<int64_t>(want, 1, std::max<int64_t>(1, most))
-                      : wave_splits(tiles, dev.sm_count, most, chain);
+                      : wave_splits(tiles, dev.sm_count, most, chain, stages);
+    if (thin) splits = std::max(splits, chain);
   }
   const size_t plane_bytes = static_cast<size_t>(args.m * args.n) * 4;
   splits = std::min<int64_t>(splits, std::max<size_t>(1, max_bytes / plane_bytes));

@@ -307,7 +307,7 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
   // a corrected fused_mma product either tile where the 32-wide one can win (unless one
   // is pinned). Each plan has its calibrated row.
   if (const auto* s = std::get_if<SimtPlan>(&p.detail))
-    keep_cheaper(c, p, simt_alternative(*s, args.k));
+    keep_cheaper(c, p, simt_alternative(*s, args.m, args.n, args.k));
   // Each tile also with k not split, where the reduction costs more than the split saves:
   // the four plans are priced alike, so that a split plan of one tile does not hide the
   // other tile's unsplit one (64 x 64 cluster plans had run at 0.63-0.78x SGEMM where the

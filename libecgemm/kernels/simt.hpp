@@ -64,7 +64,7 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
 // The other tile a short product or a batch of them (k <= kStreamMaxK) may take: the strip
 // tile for the stream tile and back (the same FMA chain an output, so the same bits); the
 // planner keeps the cheaper by its cost model. None where there is no choice.
-std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t k);
+std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t m, int64_t n, int64_t k);
 
 GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev);
 

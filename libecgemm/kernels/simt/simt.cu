@@ -25,6 +25,7 @@
 #include <type_traits>
 
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/fast_div.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
@@ -455,46 +456,81 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
 // (bench/results/README.md#strip-tile). A product's A and B are read by all of its
 // threads, from L1.
 constexpr int kStripRows = 4;
+static_assert(kStripRows == 4, "a strip is stored as one Quad of four rows");
+
+// A launch's products and their strips: thread id -> (product, strip) with two FastDivs
+// (ids below 2^31: launch_strips cuts the batch so).
+struct StripGrid {
+  FastDiv slots;   // strips a product: strips_m * n
+  FastDiv strips;  // strips a column: strips_m
+  uint32_t products;
+};
 
 __global__ void __launch_bounds__(kThreads)
-simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, int64_t strips_m) {
+simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, StripGrid grid) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();
-  const int64_t slots = strips_m * args.n;  // strips a product
-  const int64_t id = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  const int64_t z = id / slots;
-  if (z >= args.batch.count) return;
-  const int64_t slot = id - z * slots, col = slot / strips_m;
-  const int64_t row0 = (slot - col * strips_m) * kStripRows;
+  const uint32_t id = blockIdx.x * kThreads + threadIdx.x;
+  const uint32_t local = grid.slots.div(id);
+  if (local >= grid.products) return;
+  const uint32_t slot = id - local * grid.slots.d, col = grid.strips.div(slot);
+  const int64_t row0 = int64_t{slot - col * grid.strips.d} * kStripRows;
   const int rows = static_cast<int>(std::min<int64_t>(args.m - row0, kStripRows));
+  const int64_t z = args.batch.first + local;
   const float* pa = batch_a(args, z) + row0 * a.stride_r;
   const float* pb = batch_b(args, z) + col * b.stride_r;
   float* pc = batch_c(args, z) + col * args.ldc + row0;
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   float acc[kStripRows] = {};
   if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
+    const int k = static_cast<int>(args.k);  // <= kStreamMaxK
+    // The strip's four A values of each k as one float4 where they are contiguous and aligned.
+    const bool vec_a = rows == kStripRows && a.stride_r == 1 && a.stride_k % 4 == 0 &&
+                       reinterpret_cast<uintptr_t>(pa) % 16 == 0;
 #pragma unroll 4
-    for (int64_t kk = 0; kk < args.k; ++kk) {
-      const float bv = __ldg(pb + kk * b.stride_k);
+    for (int kk = 0; kk < k; ++kk, pa += a.stride_k, pb += b.stride_k) {
+      const float bv = __ldg(pb);
+      float av[kStripRows];
+      if (vec_a) {
+        const float4 t = __ldg(reinterpret_cast<const float4*>(pa));
+        av[0] = t.x, av[1] = t.y, av[2] = t.z, av[3] = t.w;
+      } else {
 #pragma unroll
-      for (int i = 0; i < kStripRows; ++i)
-        if (i < rows) acc[i] = fmaf(__ldg(pa + i * a.stride_r + kk * a.stride_k), bv, acc[i]);
+        for (int i = 0; i < kStripRows; ++i) av[i] = i < rows ? __ldg(pa + i * a.stride_r) : 0.0f;
+      }
+#pragma unroll
+      for (int i = 0; i < kStripRows; ++i) acc[i] = fmaf(av[i], bv, acc[i]);
     }
   }
+  // The strip as one Quad: a float4 where it is whole and 16-byte aligned (the same bits).
+  const Quad q{pc, rows, rows == kStripRows && reinterpret_cast<uintptr_t>(pc) % 16 == 0};
+  float v[kStripRows] = {};
+  if (beta != 0.0f) q.load(v);  // beta = 0: C is not read
 #pragma unroll
-  for (int i = 0; i < kStripRows; ++i)
-    if (i < rows) store_scaled(pc + i, acc[i], alpha, beta);
+  for (int i = 0; i < kStripRows; ++i) store_scaled(&v[i], acc[i], alpha, beta);
+  q.store(v);
 }
 
 int64_t strips_m(int64_t m) { return (m + kStripRows - 1) / kStripRows; }
+// A product's strips at most 2^30, so that a launch holds one at least (launch_strips).
+bool strips_fit(int64_t m, int64_t n) { return strips_m(m) * n <= (int64_t{1} << 30); }
 
 cudaError_t launch_strips(const OperandView& a, const OperandView& b, const GemmArgs& g,
                           cudaStream_t stream) {
-  const int64_t threads = g.batch.count * strips_m(g.m) * g.n;
-  const int64_t blocks = (threads + kThreads - 1) / kThreads;
-  if (blocks > INT32_MAX || g.k > kStreamMaxK) return cudaErrorInvalidConfiguration;
-  return launch(first_kernel({static_cast<unsigned>(blocks), kThreads, 0, stream}), simt_strip_kernel, a, b, g,
-                strips_m(g.m));
+  const int64_t slots = strips_m(g.m) * g.n;
+  if (g.k > kStreamMaxK || !strips_fit(g.m, g.n)) return cudaErrorInvalidConfiguration;
+  // Products a launch, so that every thread id stays below 2^31 (FastDiv).
+  const int64_t per_launch = ((int64_t{1} << 31) - kThreads) / slots;
+  GemmArgs part = g;
+  for (part.batch.first = 0; part.batch.first < g.batch.count; part.batch.first += per_launch) {
+    const int64_t products = std::min(per_launch, g.batch.count - part.batch.first);
+    const StripGrid grid{FastDiv(static_cast<uint32_t>(slots)), FastDiv(static_cast<uint32_t>(strips_m(g.m))),
+                         static_cast<uint32_t>(products)};
+    const unsigned blocks = static_cast<unsigned>((products * slots + kThreads - 1) / kThreads);
+    const cudaError_t err = launch(first_kernel({blocks, kThreads, 0, stream}), simt_strip_kernel, a, b, part, grid);
+    if (err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
 }
 
 // --- the dot tile (batches of products with at most kDotMaxOutputs outputs) ------------
@@ -720,9 +756,10 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   return p;
 }
 
-std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t k) {
+std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t m, int64_t n, int64_t k) {
   if (k > kStreamMaxK) return std::nullopt;
   if (plan.tile != SimtTile::kStream && plan.tile != SimtTile::kStrips) return std::nullopt;
+  if (plan.tile == SimtTile::kStream && !strips_fit(m, n)) return std::nullopt;
   SimtPlan other = plan;
   other.tile = plan.tile == SimtTile::kStream ? SimtTile::kStrips : SimtTile::kStream;
   return other;

@@ -60,6 +60,12 @@ inline int64_t chain_min_splits(int64_t units, int64_t unit_k, int64_t max_chain
 // tiles leave SMs idle; it is where the search starts, not a count to round up to (58
 // tiles on 132 SMs over k = 10333: 3 splits are two waves of a third of k, 4 two waves
 // of a quarter; bench/results/README.md#chain-waves).
+// Time of `tiles` output tiles cut into `s` K splits, `slots` CTAs at once, in units of one
+// unsplit CTA's: whole waves of 1/s of K.
+inline double wave_cost(int64_t tiles, int64_t slots, int64_t s) {
+  return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
+}
+
 // `units` > 0: k is cut in whole units (split_k), so a count s gives splits_of(units, s)
 // splits; the counts are priced as made (961 units asked for 32 splits make 31).
 inline int64_t splits_of(int64_t units, int64_t s) {
@@ -71,10 +77,7 @@ inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits, int
   const int64_t first = std::max<int64_t>(1, min_splits);
   const int64_t per_tile = (slots + tiles - 1) / tiles;
   const int64_t last = std::max(first, std::min(max_splits, std::max(2 * per_tile, first + per_tile)));
-  auto cost = [&](int64_t s) {
-    s = splits_of(units, s);
-    return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
-  };
+  auto cost = [&](int64_t s) { return wave_cost(tiles, slots, splits_of(units, s)); };
   double best = cost(first);
   for (int64_t s = first + 1; s <= last; ++s) best = std::min(best, cost(s));
   for (int64_t s = first; s <= last; ++s)
@@ -92,10 +95,7 @@ inline int64_t wave_splits(int64_t tiles, int64_t slots, int64_t max_splits, int
 constexpr int kMaxFullGridSplits = 8;
 inline bool splits_fill_waves(int64_t tiles, int64_t slots, int64_t splits) {
   if (tiles < slots || slots <= 0 || splits < 2) return false;
-  auto cost = [&](int64_t s) {
-    return static_cast<double>((tiles * s + slots - 1) / slots) / static_cast<double>(s);
-  };
-  return cost(splits) < cost(1);
+  return wave_cost(tiles, slots, splits) < wave_cost(tiles, slots, 1);
 }
 
 }  // namespace ecgemm::detail

@@ -165,6 +165,18 @@ def test_a_pin_names_fused_mma_s_fp32_form(plan_on):
         assert plan_on("tf32tf32", 300, 200, 8, family=bad)[0] == STATUS["INVALID_VALUE"], bad
 
 
+def test_fused_mma_s_fp32_form_is_priced_at_the_k_its_ctas_run(plan_on):
+    """The FP32 form's CTA runs k steps of its one 32-wide stage, so its serial work (feature 3) and its price grow
+    with k at a fixed grid; priced by the stage alone, its grids of a wave at k = 17-29 ran 1.4-2x their estimate
+    (bench/results/README.md#sweep)."""
+    for batch in (1, 700):
+        plans = [plan_on("tf32tf32", 1100, 420, k, family="fused_mma/fp32", batch=batch) for k in (4, 8, 28)]
+        serial = [x[3] for _, _, x in plans]
+        assert serial[0] > 0 and serial[1] == pytest.approx(2 * serial[0]) and serial[2] == pytest.approx(7 * serial[0])
+        est = [float(fields(text)["est"].rstrip("us")) for _, text, _ in plans]
+        assert est[0] <= est[1] < est[2], (batch, est)
+
+
 @pytest.mark.parametrize("mode", CORRECTED)
 def test_fused_mma_splits_k_only_where_the_cost_model_prices_the_split_lower(plan_on, mode):
     """"/unsplit" pins fused_mma's plan with k not split (fused_mma.hpp: fused_mma_unsplit); the planner

@@ -982,7 +982,9 @@ GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const D
   const int64_t per_sm = plan.cluster_reduce ? kClusterCtasPerSm : ctas_per_sm(plan.tile);
   g.resident = int64_t{dev.sm_count} * per_sm;
   g.tile_outputs = int64_t{plan.tile} * plan.tile;
-  g.k_per_cta = plan.k_chunk;
+  // The FP32 form's CTA runs k steps of its one stage, not the stage's kBK: priced by the stage
+  // alone, its grids of a wave at k of 17-29 ran 1.4-2x their estimate (bench/results/README.md#sweep).
+  g.k_per_cta = plan.fp32 ? args.k : plan.k_chunk;
   const bool reduce = plan.splits > 1 && !plan.cluster_reduce;
   g.kernels = reduce ? 2 : 1;
   g.cluster = plan.cluster_reduce;

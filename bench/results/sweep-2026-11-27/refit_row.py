@@ -23,7 +23,8 @@ from tools import fit_cost_model as F  # noqa: E402
 
 
 def abi(row):
-    """The column-major ABI call bench.random's product makes: C^T = B^T A^T (torch operands are row-major)."""
+    """The column-major ABI call bench.random's product makes: C^T = B^T A^T (torch operands are row-major). As
+    tools.fit_cost_model.abi_call, without the built extension that one imports, so the fit runs beside a bare build."""
     m, k, n = row["m"], row["k"], row["n"]
     if "batch" in row:  # contiguous stacks
         return NS(transa=0, transb=0, m=n, n=m, k=k, a=NS(ld=n), b=NS(ld=k), c=NS(ld=n)), row["batch"]

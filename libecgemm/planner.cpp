@@ -396,10 +396,17 @@ Plan cheapest(const Context& c) {
   return found ? best : plan_for(c, Family::kSimt, std::nullopt);  // SIMT's partials follow the cap
 }
 
-// The plan a pin names (pin_fits: the call can take it).
-Plan pinned_plan(const Context& c, const FamilyPin& pin) {
+// The plan a pin names (pin_fits: the call can take it); none where the call has no such simt tile.
+std::optional<Plan> pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
   Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form);
+  if (pin.simt_tile) {  // plan_for kept the cheaper of the two short-k tiles; the pin names one
+    const SimtPlan& s = std::get<SimtPlan>(p.detail);
+    if (s.tile == *pin.simt_tile) return p;
+    const std::optional<SimtPlan> other = simt_alternative(s, c.args.m, c.args.n, c.args.k);
+    if (!other || other->tile != *pin.simt_tile) return std::nullopt;
+    return replanned(c, p, *other);
+  }
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && pin.unsplit)
     if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args))
       return replanned(c, p, *whole);
@@ -567,6 +574,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   pin->unsplit = false;
   pin->narrow = false;
   pin->gemv_form = GemvForm::kAny;
+  pin->simt_tile.reset();
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
     if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
@@ -584,10 +592,14 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     const bool plain = colon == std::string_view::npos;
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
     // gemv's forms: "gemv:wide", "gemv:lines"; fused_wgmma's narrow tiles: "fused_wgmma:narrow";
-    // only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and products to choose.
+    // simt's short-k tiles: "simt:stream", "simt:strips"; only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and products to choose.
     const bool form = pin->auto_products || pin->fp32 || pin->unsplit;
     if (f == Family::kGemv && !form && (tile == "wide" || tile == "lines")) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
+      return true;
+    }
+    if (f == Family::kSimt && !form && (tile == "stream" || tile == "strips")) {
+      pin->simt_tile = tile == "stream" ? SimtTile::kStream : SimtTile::kStrips;
       return true;
     }
     const bool unsplit_only = pin->unsplit && !pin->auto_products && !pin->fp32;
@@ -604,7 +616,9 @@ bool family_by_name(const char* name, FamilyPin* pin) {
 bool plan_family(const ecgemmContext& ctx, const GemmArgs& args, const FamilyPin& pin, Plan* plan) {
   const Context c = context(ctx, args);
   if (!usable(c, pin.family) || !pin_fits(c, pin)) return false;
-  *plan = pinned_plan(c, pin);
+  const std::optional<Plan> p = pinned_plan(c, pin);
+  if (!p) return false;
+  *plan = *p;
   return plan->bytes <= c.cap;
 }
 
@@ -623,8 +637,8 @@ Plan make_plan(const ecgemmContext& ctx, const GemmArgs& args) {
   const Context c = context(ctx, args);
   FamilyPin pinned;
   if (pinned_family(&pinned) && usable(c, pinned.family) && pin_fits(c, pinned)) {
-    Plan p = pinned_plan(c, pinned);
-    if (p.bytes <= c.cap) return p;
+    const std::optional<Plan> p = pinned_plan(c, pinned);
+    if (p && p->bytes <= c.cap) return *p;
   }
   return cheapest(c);
 }

@@ -213,6 +213,21 @@ def test_small_k_plans_take_the_fp32_form_where_it_is_priced_lowest(plan_on):
     assert (f["family"], f["tile"]) == ("simt", "stream"), f
 
 
+def test_a_pin_names_simt_s_short_k_tile(plan_on):
+    """"simt:stream" and "simt:strips" pin simt's two short-k tiles (k <= 32), which the planner
+    otherwise prices against each other (simt_alternative): the head-to-head timings their cost
+    rows are calibrated on. Where the call cannot take the named tile the pin does not fit."""
+    for mode in CORRECTED + ("fp32",):
+        for batch, (m, n, k) in itertools.product((1, 300), ((40, 30, 1), (33, 61, 17), (20, 100, 32))):
+            for tile in ("stream", "strips"):
+                f = fields(plan_on(mode, m, n, k, family=f"simt:{tile}", batch=batch)[1])
+                assert (f["family"], f["tile"], f["splits"]) == ("simt", tile, "1"), (mode, batch, m, n, k, f)
+        assert plan_on(mode, 40, 30, 33, family="simt:stream")[0] == STATUS["NOT_SUPPORTED"], mode
+        assert plan_on(mode, 3, 5, 8, family="simt:strips", batch=100)[0] == STATUS["NOT_SUPPORTED"], mode
+    for bad in ("simt:dot", "simt:stream/fp32", "gemv:stream"):
+        assert plan_on("tf32tf32", 40, 30, 8, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
 def test_batches_of_tiny_products_plan_the_dot_tile_on_simt(plan_on):
     """A batch of products with few outputs takes a warp per product (tile=dot) on simt;
     a single product or 64 outputs do not."""

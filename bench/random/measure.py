@@ -115,10 +115,12 @@ class Measurer:
             # "fused_mma:32": a family's tile; "fused_mma/halfhalf": AUTO's products there;
             # "fused_mma/fp32": its FP32 form, which the route names as its method; "fused_mma:64/unsplit":
             # k not split, timed only where the plain pin's plan splits it (else the same plan).
-            # "fused_wgmma:narrow": its narrow tiles, where the call has a side they take.
+            # "fused_wgmma:narrow": its narrow tiles, where the call has a side they take; "simt:stream",
+            # "simt:strips": simt's short-k tiles, where the call may take either.
             if f"family={family.split('/')[0].split(':')[0]} " not in route + " " or (
                     family.endswith("/fp32") and " method=fp32 " not in route) or (
-                    family == "fused_wgmma:narrow" and "x128 " in route):
+                    family == "fused_wgmma:narrow" and "x128 " in route) or (
+                    family.startswith("simt:") and f" tile={family[5:]} " not in route + " "):
                 return {"skipped": route}
             if family.endswith("/unsplit"):
                 os.environ[FAMILY_PIN] = family.rsplit("/", 1)[0]

@@ -154,3 +154,30 @@ def test_each_plans_row_is_the_one_the_library_priced_it_with():
     assert {"fused_mma32/tf32tf32", "fused_mma32_batched/tf32tf32", "fused_mma/tf32tf32", "fused_mma_batched/halfhalf",
             "fused_mma32_batched/halfhalf", "fused_mma/halfhalf", "gemv/along_k", "gemv/along_k_staged",
             "gemv/along_k_loaded"} <= rows_seen
+
+
+def test_the_abi_call_is_the_package_s_without_its_extension():
+    """Beside a bare build the fit reads ecgemm's layout modules from their sources (layout_sources): the same ABI
+    call as the installed package's plan_batch for 2-D products of every transpose and padding, and batches."""
+    try:
+        from ecgemm._layout import plan_batch
+        from ecgemm._operands import Operand
+    except ImportError as exc:
+        pytest.skip(f"ecgemm is not installed: {exc}")
+    layout, operands = F.layout_sources()
+    assert layout.__name__ != plan_batch.__module__
+    rng = random.Random(11)
+    for i in range(200):
+        m, k, n = (rng.choice((1, 2, 7, 64, 300, 4097)) for _ in range(3))
+        if i % 4 == 0:
+            count = rng.randint(2, 9)
+            shapes = ((count, m, k), (count, k, n), (count, m, n))
+            ops = [(shape, (shape[1] * shape[2], shape[2], 1)) for shape in shapes]
+        else:
+            ta, tb, pa, pb = rng.random() < 0.5, rng.random() < 0.5, rng.choice((0, 3)), rng.choice((0, 5))
+            ops = [((m, k), (1, m + pa) if ta else (k + pa, 1)),  # a transposed view of a padded store, or the store
+                   ((k, n), (1, k + pb) if tb else (n + pb, 1)), ((m, n), (n, 1))]
+        args = [(name, None, "torch", True, 0, shape, strides, False) for name, (shape, strides) in zip("abc", ops)]
+        ours = layout.plan_batch(*(operands.Operand(*a) for a in args))
+        theirs = plan_batch(*(Operand(*a) for a in args))
+        assert tuple(ours.gemm) == tuple(theirs.gemm) and ours.count == theirs.count and ours.strides == theirs.strides

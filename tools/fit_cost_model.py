@@ -27,11 +27,13 @@ import argparse
 import ctypes
 import functools
 import gzip
+import importlib
 import json
 import math
 import pathlib
 import random
 import sys
+import types
 from collections import defaultdict
 
 from tools._common import ROOT
@@ -99,10 +101,31 @@ class Planner:
         return text.value.decode(), list(x)
 
 
+def layout_sources():
+    """python/ecgemm's pure-Python layout modules (_layout, _operands) read as a package of their own, without
+    ecgemm/__init__.py, which loads the package's compiled extension."""
+    name = "_ecgemm_sources"
+    if name not in sys.modules:
+        package = types.ModuleType(name)
+        package.__path__ = [str(ROOT / "python" / "ecgemm")]
+        sys.modules[name] = package
+    return tuple(importlib.import_module(f"{name}.{m}") for m in ("_layout", "_operands"))
+
+
+@functools.lru_cache(maxsize=None)
+def _layout():
+    """plan_batch and Operand: the installed package's, or beside a bare build (the library alone) its sources', so
+    that the fit needs only libecgemm."""
+    try:
+        from ecgemm import _layout as layout, _operands as operands
+    except ImportError:
+        layout, operands = layout_sources()
+    return layout.plan_batch, operands.Operand
+
+
 def abi_call(row):
     """The ABI call ecgemm.matmul makes for a case of bench.random (its operands' shapes and strides)."""
-    from ecgemm._layout import plan_batch
-    from ecgemm._operands import Operand
+    plan_batch, Operand = _layout()
 
     def operand(name, rows, cols, trans, ld):
         strides = (1, ld) if trans else (ld, 1)   # a transposed view of a row-major store, or the store

@@ -16,21 +16,9 @@ import gzip
 import json
 import pathlib
 import sys
-from types import SimpleNamespace as NS
 
 sys.path[:0] = [str(pathlib.Path(__file__).resolve().parents[3]), str(pathlib.Path(__file__).resolve().parents[3] / "tests")]
 from tools import fit_cost_model as F  # noqa: E402
-
-
-def abi(row):
-    """The column-major ABI call bench.random's product makes: C^T = B^T A^T (torch operands are row-major). As
-    tools.fit_cost_model.abi_call, without the built extension that one imports, so the fit runs beside a bare build."""
-    m, k, n = row["m"], row["k"], row["n"]
-    if "batch" in row:  # contiguous stacks
-        return NS(transa=0, transb=0, m=n, n=m, k=k, a=NS(ld=n), b=NS(ld=k), c=NS(ld=n)), row["batch"]
-    op = row["op"]
-    return NS(transa=int(op[1] == "T"), transb=int(op[0] == "T"), m=n, n=m, k=k, a=NS(ld=row["ldb"]),
-              b=NS(ld=row["lda"]), c=NS(ld=n)), 1
 
 
 def main():
@@ -49,7 +37,7 @@ def main():
             entry = row["methods"]["tf32tf32"]
             if args.pattern not in entry["route"]:
                 continue
-            gemm, batch = abi(row)
+            gemm, batch = F.abi_call(row)
             planned = planner.plan("tf32tf32", args.pin, gemm, batch)
             if planned is None or planned[0].split(" est=")[0] != entry["route"].split(" est=")[0]:
                 left_out += 1

@@ -592,7 +592,8 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     const bool plain = colon == std::string_view::npos;
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
     // gemv's forms: "gemv:wide", "gemv:lines"; fused_wgmma's narrow tiles: "fused_wgmma:narrow";
-    // simt's short-k tiles: "simt:stream", "simt:strips"; only fused_mma has tiles ("fused_mma:32", "fused_mma:64") and products to choose.
+    // simt's short-k tiles: "simt:stream", "simt:strips"; only fused_mma has tiles ("fused_mma:32",
+    // "fused_mma:64") and products to choose.
     const bool form = pin->auto_products || pin->fp32 || pin->unsplit;
     if (f == Family::kGemv && !form && (tile == "wide" || tile == "lines")) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;

@@ -120,7 +120,7 @@ class Measurer:
             if f"family={family.split('/')[0].split(':')[0]} " not in route + " " or (
                     family.endswith("/fp32") and " method=fp32 " not in route) or (
                     family == "fused_wgmma:narrow" and "x128 " in route) or (
-                    family.startswith("simt:") and f" tile={family[5:]} " not in route + " "):
+                    family.startswith("simt:") and f" tile={family.split(':')[1]} " not in route + " "):
                 return {"skipped": route}
             if family.endswith("/unsplit"):
                 os.environ[FAMILY_PIN] = family.rsplit("/", 1)[0]

@@ -162,15 +162,15 @@ C_PLACES = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (3, 2), (2, 1)]
 
 @pytest.mark.parametrize("beta", [0.0, -0.75])
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "T"), ("N", "T")])
-@pytest.mark.parametrize("k", [1, 4, 7, 32])
+@pytest.mark.parametrize("k", [1, 4, 7, 18, 19, 32])
 @pytest.mark.parametrize("m", [1, 3, 6, 130, 1000, 1001])
 def test_aligned_and_shifted_columns_agree_bit_for_bit(handle, m, k, ta, tb, beta):
     """The same A, B and C stored where every column of C is 16-byte aligned (float4 loads and
     stores of each lane's own four rows) and where columns start 1 to 3 floats past a
     boundary (k <= 4, kShiftedMaxK: quads shifted between lanes, lane 0's first rows and lane
-    31's last alone; beyond: one access a row): every element within the bound, nothing
-    outside C written, and the same bits. m: inside one quad, one tile and a few rows past
-    it, ragged."""
+    31's last alone; up to kLanesMaxK = 18: rows lane + 32i, a warp's accesses contiguous;
+    beyond: one access a row): every element within the bound, nothing outside C written,
+    and the same bits. m: inside one quad, one tile and a few rows past it, ragged."""
     n = 129
     a, b = operands(ta, tb, m, n, k, False, seed=m + k)
     results = []

@@ -18,8 +18,9 @@
 // The stream tile (k <= kStreamMaxK): there a GEMM is bound by writing C (and reading it
 // when beta != 0), as cuBLAS SGEMM is, so the kernel is built around C's bytes: a warp
 // owns 128 contiguous rows of a column (4 per lane), stored as float4 with an
-// evict-first hint (shifted between lanes where columns start off a 16-byte boundary:
-// store_shifted); all of k is staged once, and each output is one FMA chain.
+// evict-first hint (where columns start off a 16-byte boundary: shifted between lanes at
+// the smallest k, store_shifted; a lane's rows 32 apart at k up to 18, store_lanes); all
+// of k is staged once, and each output is one FMA chain.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -375,8 +376,43 @@ __device__ __forceinline__ void store_shifted(const StreamAcc& acc, float* c, co
 // the products' loop (bench/results/README.md#wide-side, call 6).
 constexpr int kShiftedMaxK = 4;
 
-// kShifted: some column of C may start off a 16-byte boundary (launch_stream).
-template <bool kAlongKA, bool kAlongKB, bool kShifted>
+// Where C's columns start off a 16-byte boundary at kShiftedMaxK < k <= kLanesMaxK, lane l
+// owns rows l, l + 32, l + 64 and l + 96 of the tile: each of a warp's 4-byte stores then
+// covers 128 contiguous bytes, as cuBLAS's do there. (Four consecutive rows a lane, as four
+// 4-byte accesses 16 bytes apart, wrote 1.49x the L2 sectors the aligned tile does and ran
+// 1.44x its time at 3950 x 8 x 3687; bench/results/shortk-2026-11-27, calls 6-7.) The A
+// fragment is then four 4-byte shared loads in place of one float4: the same FMA chains,
+// the same bits, but three more instructions a step, which cost more than the stores save
+// beyond kLanesMaxK.
+constexpr int kLanesMaxK = 18;
+
+__device__ __forceinline__ void store_lanes(const StreamAcc& acc, float* c, const GemmArgs& args,
+                                            const Tile& tile, float alpha, float beta) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int j = 0; j < kStreamCols; ++j) {
+    const int64_t col = tile.n0 + warp + kStreamWarps * j;  // warp-uniform
+    if (col >= args.n) break;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int64_t row = tile.m0 + lane + 32 * i;
+      if (row >= args.m) break;
+      float* const p = c + col * args.ldc + row;
+      float v = beta == 0.0f ? 0.0f : __ldcs(p);  // beta = 0: C is not read
+      store_scaled(&v, acc[i][j], alpha, beta);
+      __stcs(p, v);
+    }
+  }
+}
+
+// How the stream tile's lanes own C's rows and store them (launch_stream picks).
+enum class StreamStore {
+  own,      // 4 consecutive rows a lane, float4 where aligned: store_own
+  shifted,  // the same rows, quads shifted between lanes: store_shifted
+  lanes,    // rows lane + 32i: store_lanes
+};
+
+template <bool kAlongKA, bool kAlongKB, StreamStore kStore>
 __global__ void __launch_bounds__(kThreads, kStreamBlocksPerSm)
 simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
@@ -404,10 +440,16 @@ simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
     // kStreamBlocksPerSm's 64 registers.
 #pragma unroll 2
     for (int kk = 0; kk < k; ++kk) {
-      const float4 fa = *reinterpret_cast<const float4*>(&as[kk][4 * lane]);
+      float fra[4];
+      if constexpr (kStore == StreamStore::lanes) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) fra[i] = as[kk][lane + 32 * i];
+      } else {
+        const float4 fa = *reinterpret_cast<const float4*>(&as[kk][4 * lane]);
+        fra[0] = fa.x, fra[1] = fa.y, fra[2] = fa.z, fra[3] = fa.w;
+      }
       const float4 b0 = *reinterpret_cast<const float4*>(&bs[kk][kStreamCols * warp]);
       const float4 b1 = *reinterpret_cast<const float4*>(&bs[kk][kStreamCols * warp + 4]);
-      const float fra[4] = {fa.x, fa.y, fa.z, fa.w};
       const float frb[kStreamCols] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
       for (int i = 0; i < 4; ++i)
@@ -416,7 +458,9 @@ simt_stream_kernel(OperandView a, OperandView b, GemmArgs args) {
     }
   }
 
-  if constexpr (kShifted)
+  if constexpr (kStore == StreamStore::lanes)
+    store_lanes(acc, c, args, tile, alpha, beta);
+  else if constexpr (kStore == StreamStore::shifted)
     store_shifted(acc, c, args, tile, alpha, beta);
   else
     store_own(acc, c, args, tile, alpha, beta);
@@ -428,19 +472,29 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
   if (tiles > INT32_MAX || g.k > kStreamMaxK) return cudaErrorInvalidConfiguration;
   const bool a_along_k = a.stride_r == 1, b_along_k = b.stride_r == 1;
   // store_own where every column of every product starts on a 16-byte boundary (the tiles'
-  // first rows are multiples of 128), or where k > kShiftedMaxK; else (a pointer array:
-  // unknown here) store_shifted.
-  const bool aligned = !g.batch.pointer_array() && reinterpret_cast<uintptr_t>(g.c) % 16 == 0 &&
-                       g.ldc % 4 == 0 && g.batch.stride_c % 4 == 0;
-  const bool shifted = !aligned && g.k <= kShiftedMaxK;
-  auto pick = [&](auto tag) {  // std::true_type: the store_shifted kernels
-    constexpr bool kShifted = decltype(tag)::value;
-    return a_along_k && b_along_k ? simt_stream_kernel<true, true, kShifted>
-           : a_along_k            ? simt_stream_kernel<true, false, kShifted>
-           : b_along_k            ? simt_stream_kernel<false, true, kShifted>
-                                  : simt_stream_kernel<false, false, kShifted>;
+  // first rows are multiples of 128). Else store_shifted at k <= kShiftedMaxK, store_lanes
+  // up to kLanesMaxK, and store_own (a 4-byte access a row) beyond. A pointer array's
+  // alignment is unknown here: store_own tests each quad there above kShiftedMaxK.
+  const bool known = !g.batch.pointer_array();
+  const bool aligned = known && reinterpret_cast<uintptr_t>(g.c) % 16 == 0 && g.ldc % 4 == 0 &&
+                       g.batch.stride_c % 4 == 0;
+  const StreamStore store = aligned                        ? StreamStore::own
+                            : g.k <= kShiftedMaxK          ? StreamStore::shifted
+                            : known && g.k <= kLanesMaxK   ? StreamStore::lanes
+                                                           : StreamStore::own;
+  auto pick = [&](auto tag) {  // tag: std::integral_constant<StreamStore, ...>
+    constexpr StreamStore kStore = decltype(tag)::value;
+    return a_along_k && b_along_k ? simt_stream_kernel<true, true, kStore>
+           : a_along_k            ? simt_stream_kernel<true, false, kStore>
+           : b_along_k            ? simt_stream_kernel<false, true, kStore>
+                                  : simt_stream_kernel<false, false, kStore>;
   };
-  auto kernel = shifted ? pick(std::true_type{}) : pick(std::false_type{});
+  using Own = std::integral_constant<StreamStore, StreamStore::own>;
+  using Shifted = std::integral_constant<StreamStore, StreamStore::shifted>;
+  using Lanes = std::integral_constant<StreamStore, StreamStore::lanes>;
+  auto kernel = store == StreamStore::own       ? pick(Own{})
+                : store == StreamStore::shifted ? pick(Shifted{})
+                                                : pick(Lanes{});
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products);
     return launch(first_kernel({grid, kThreads, 0, stream}), kernel, a, b, part);

@@ -324,7 +324,9 @@ __device__ __forceinline__ void store_own(const StreamAcc& acc, float* c, const 
 // lane 31 only its own. The same values from other lanes: the same bits as store_own.
 // (As four 4-byte accesses 16 bytes apart, such columns ran 1.2-1.4x slower than aligned
 // ones at k = 1: bench/results/README.md#wide-side.) A column at a time: two at once
-// spilled at 64 registers.
+// spilled at 64 registers. (ptxas still spills 64 bytes where neither operand's rows are
+// contiguous: written without the spills, the shifted values overwriting the lane's own,
+// every layout ran 0.98x: bench/results/shortk-2026-11-27, call 9.)
 __device__ __forceinline__ void store_shifted(const StreamAcc& acc, float* c, const GemmArgs& args,
                                               const Tile& tile, float alpha, float beta) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;

@@ -97,9 +97,13 @@ double estimate_us(CostRow row, const CostFeatures& f);
 // coefficients (0.04-0.25 us/MB, 4-25 TB/s) carry the L2 hits of the calibration's products;
 // on a plane route whose planes outgrow L2 (16294 x 5899 x 104: 1.95 GB) the fit priced
 // 516 us where the traffic alone takes ~680 at that rate and the route ran 730, and a fused
-// family that reads its operands once ran 489. 0.85: the split pass's measured read-and-write
-// rate, 4.1 of the H200's 4.8 TB/s (both: bench/results/README.md#dram-floor).
-constexpr double kDramEfficiency = 0.85;
+// family that reads its operands once ran 489 (both: bench/results/README.md#dram-floor).
+// 0.77: within the rates whole plane routes ran at where the floor priced them on an H100 (25
+// plans of the random sample, 0.69-0.85 of its 3.35 TB/s, median 0.755), and measured against
+// 0.85, the split pass's own rate on an H200, which priced them 10-15% under their time there:
+// AUTO took its scaled planes over fused_wgmma at 0.75-0.79x tf32tf32's speed
+// (bench/results/README.md#auto-price).
+constexpr double kDramEfficiency = 0.77;
 double dram_floor_us(const CostFeatures& f, const DeviceInfo& dev);
 
 // AUTO on fused_wgmma runs tf32tf32's plans with a test of every run in the split (its
@@ -107,5 +111,12 @@ double dram_floor_us(const CostFeatures& f, const DeviceInfo& dev);
 // cost on the same plans (H100, this build: 1.06-1.10x on TMA operands, median 1.09; 1.07-1.18x
 // with rows off 16 bytes: bench/results/README.md#guard-inline).
 constexpr double kFusedWgmmaGuardCost = 1.09;
+
+// AUTO on fused_mma's Tensor Core tiles runs tf32tf32's plans with the same test (fused_mma.cu: the guard), one
+// instruction a value beside the split: priced as tf32tf32's rows times this, AUTO over tf32tf32 on the same plans of
+// the random sample (H100, 350 products: 2-D 1.040, batches 1.065, geometric mean 1.043, median 1.040:
+// bench/results/README.md#auto-price). Unpriced, AUTO left fused_wgmma (priced 1.09) for fused_mma plans that ran
+// 1.2-1.35x tf32tf32's time there.
+constexpr double kFusedMmaGuardCost = 1.04;
 
 }  // namespace ecgemm::detail

@@ -155,9 +155,13 @@ void price(const Context& c, Plan& p) {
   p.ctas = grid.ctas;
   const CostFeatures f = cost_features(grid, c.args);
   p.fitted_us = estimate_us(cost_row(p, c.args.batch.batched()), f);
-  // AUTO's guard on fused_wgmma (cost_model.hpp: kFusedWgmmaGuardCost).
+  // AUTO's guard on the fused families (cost_model.hpp: kFusedWgmmaGuardCost, kFusedMmaGuardCost); fused_mma's
+  // FP32 form has none, and its scaled form (halfhalf's products) is pinned only.
   if (const auto* w = std::get_if<FusedWgmmaPlan>(&p.detail); w != nullptr && w->wide_fp32)
     p.fitted_us *= kFusedWgmmaGuardCost;
+  if (const auto* mma = std::get_if<FusedMmaPlan>(&p.detail);
+      mma != nullptr && !mma->fp32 && c.ctx.mode == ECGEMM_MODE_AUTO && p.method == TcMethod::kTf32Tf32)
+    p.fitted_us *= kFusedMmaGuardCost;
   p.estimate_us = std::max(p.fitted_us, dram_floor_us(f, c.dev));
 }
 

@@ -171,16 +171,24 @@ def cost_row(text, batched=False):
 
 
 @functools.lru_cache(maxsize=None)
-def guard_cost():
-    """cost_model.hpp's kFusedWgmmaGuardCost: AUTO's fused_wgmma plans cost tf32tf32's row times this."""
+def cost_constant(name):
+    """A constant of cost_model.hpp (kFusedWgmmaGuardCost, kFusedMmaGuardCost, kDramEfficiency), read from the source."""
     text = (ROOT / "libecgemm" / "cost_model.hpp").read_text()
-    return float(text.split("kFusedWgmmaGuardCost =", 1)[1].split(";", 1)[0])
+    return float(text.split(f"{name} =", 1)[1].split(";", 1)[0])
+
+
+def guard_cost(family="fused_wgmma"):
+    """What AUTO's plans of a fused family cost over tf32tf32's row: kFusedWgmmaGuardCost or kFusedMmaGuardCost."""
+    return cost_constant({"fused_wgmma": "kFusedWgmmaGuardCost", "fused_mma": "kFusedMmaGuardCost"}[family])
 
 
 def plan_factor(text):
-    """What the library multiplies a plan's row estimate by (planner.cpp: price): AUTO's guard on fused_wgmma."""
-    words = text.split()
-    return guard_cost() if "family=fused_wgmma" in words and "wide=fp32" in words else 1.0
+    """What the library multiplies a plan's row estimate by (planner.cpp: price): AUTO's guard on the fused families
+    (their plans say wide=fp32; fused_mma's FP32 form has no guard and says method=fp32)."""
+    fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
+    if fields.get("wide") != "fp32" or fields.get("method") != "tf32tf32":
+        return 1.0
+    return guard_cost(fields["family"])
 
 
 def samples(results, planner):

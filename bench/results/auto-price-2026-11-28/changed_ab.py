@@ -1,6 +1,6 @@
 """The planner's own route, in each mode changed.txt names and in tf32tf32 beside it, on the cases changed.py listed
 (the plan differs between two builds), with cuBLAS SGEMM (torch.matmul; torch.bmm for a batch) in the same process:
-probe.py's operands and narrow_ab.py's timing. Run once with each build on PYTHONPATH, in the order base, new, new,
+probe.py's operands and timing. Run once with each build on PYTHONPATH, in the order base, new, new,
 base; summarize.py compares the files. One JSON line a (case, mode).
 
     python changed_ab.py changed.txt OUT.jsonl
@@ -10,7 +10,7 @@ import sys
 
 import torch
 
-from probe import narrow_ab, operand
+from probe import gpu_us, operand, rel
 
 import ecgemm  # noqa: E402
 
@@ -37,15 +37,15 @@ def main(shapes, out):
                 c = torch.empty(m, n, device="cuda")
                 peer = lambda: torch.matmul(a, b, out=c)  # noqa: E731
             ref = a.double() @ b.double()
-            peer_us = narrow_ab.gpu_us(peer)
-            res_peer = narrow_ab.rel(c, ref)
+            peer_us = gpu_us(peer)
+            res_peer = rel(c, ref)
             row = {"seed": seed, "id": cid, "batch": batch, "op": op, "m": m, "k": k, "n": n, "mode": mode,
                    "peer_us": peer_us}
             for name in dict.fromkeys((mode, "tf32tf32")):
                 c.fill_(float("nan"))
-                us = narrow_ab.gpu_us(lambda: ecgemm.matmul(a, b, mode=name, out=c))
+                us = gpu_us(lambda: ecgemm.matmul(a, b, mode=name, out=c))
                 row[name] = {"route": ecgemm.explain(a, b, mode=name), "us": us, "x_peer": peer_us / us,
-                             "residual_ratio": narrow_ab.rel(c, ref) / res_peer}
+                             "residual_ratio": rel(c, ref) / res_peer}
             print(f"{seed} {cid} {batch} x {m} x {k} x {n} {op}: peer {peer_us:.1f} us; " + "; ".join(
                 f"{name} {row[name]['us']:.1f} us" for name in dict.fromkeys((mode, "tf32tf32"))), flush=True)
             f.write(json.dumps(row) + "\n")

@@ -2,8 +2,9 @@
 shortk-2026-11-27 call 8 (seed 26) where AUTO ran below 0.95x tf32tf32 (tf32tf32 over 8 us) or tf32tf32 took
 fused_mma's 64-wide tile and ran below 0.95x cuBLAS. The questions: what AUTO's guard costs on each family, and
 whether the rows that price fused_mma's 64-wide tile, fused_wgmma and the planes order them as they run. The operands
-are bench.random's (same transposes and pads; urand(-1, 1), seeded by the shape). narrow_ab.py's timing (GPU time of
-back-to-back calls, median of rounds); residual against FP64 over cuBLAS's. One JSON line a (product, mode).
+are bench.random's (same transposes and pads; urand(-1, 1), seeded by the shape). GPU time of back-to-back calls, each
+round queued behind a GPU sleep (bench.timing.gpu_ms; call 1 ran without the sleep: README.md); residual against FP64
+over cuBLAS's. One JSON line a (product, mode).
 
     python probe.py OUT.jsonl
 """
@@ -16,8 +17,8 @@ import sys
 import torch
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "narrow-tiles-2026-11-26"))
-import narrow_ab  # noqa: E402
+sys.path.insert(0, str(HERE.parents[2]))  # the repository: bench.timing
+from bench.timing import gpu_ms  # noqa: E402
 
 import ecgemm  # noqa: E402
 
@@ -39,6 +40,15 @@ def selected():
             yield case["op"], case["m"], case["k"], case["n"], case["pad_a"], case["pad_b"]
 
 
+def gpu_us(call):
+    """Median GPU us a call over 7 rounds of 10 back-to-back calls, each round behind a GPU sleep."""
+    return 1e3 * gpu_ms(torch, call, batches=7, calls=10)
+
+
+def rel(x, ref):
+    return float(torch.linalg.norm(x.double() - ref) / torch.linalg.norm(ref))
+
+
 def operand(rows, cols, pad, trans, seed):
     """A (rows x cols) row-major array with a row stride of cols + pad, or its transpose as a view."""
     g = torch.Generator(device="cuda").manual_seed(seed)
@@ -56,8 +66,8 @@ def main(out):
             b = operand(*((n, k) if tb else (k, n)), pad_b, tb, n * 11 + k)
             ref = a.double() @ b.double()
             c = torch.empty(m, n, device="cuda")
-            cublas = narrow_ab.gpu_us(lambda: torch.matmul(a, b, out=c))
-            res_cublas = narrow_ab.rel(c, ref)
+            cublas = gpu_us(lambda: torch.matmul(a, b, out=c))
+            res_cublas = rel(c, ref)
             for mode in ("tf32tf32", "auto"):
                 row = {"op": op, "m": m, "k": k, "n": n, "pad_a": pad_a, "pad_b": pad_b, "mode": mode,
                        "cublas_us": cublas, "cublas_residual": res_cublas}
@@ -67,9 +77,9 @@ def main(out):
                     else:
                         os.environ.pop("ECGEMM_FAMILY", None)
                     c.fill_(float("nan"))
-                    us = narrow_ab.gpu_us(lambda: ecgemm.matmul(a, b, mode=mode, out=c))
+                    us = gpu_us(lambda: ecgemm.matmul(a, b, mode=mode, out=c))
                     row[name] = {"route": ecgemm.explain(a, b, mode=mode), "us": us, "x_cublas": cublas / us,
-                                 "residual_ratio": narrow_ab.rel(c, ref) / res_cublas}
+                                 "residual_ratio": rel(c, ref) / res_cublas}
                 os.environ.pop("ECGEMM_FAMILY", None)
                 print(f"{op} {m} x {k} x {n} {mode}: cuBLAS {cublas:.1f} us; " + "; ".join(
                     f"{name} {row[name]['us']:.1f}" for name in PINS), flush=True)

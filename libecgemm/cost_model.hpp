@@ -116,7 +116,7 @@ constexpr double kFusedWgmmaGuardCost = 1.09;
 // instruction a value beside the split: priced as tf32tf32's rows times this, AUTO over tf32tf32 on the same plans of
 // the random sample (H100, 350 products: 2-D 1.040, batches 1.065, geometric mean 1.043, median 1.040:
 // bench/results/README.md#auto-price). Unpriced, AUTO left fused_wgmma (priced 1.09) for fused_mma plans that ran
-// 1.2-1.35x tf32tf32's time there.
+// 1.15-1.35x tf32tf32's time there.
 constexpr double kFusedMmaGuardCost = 1.04;
 
 }  // namespace ecgemm::detail

@@ -3,6 +3,8 @@
     python summarize.py ab BASE1 NEW1 NEW2 BASE2      changed_ab.py's four runs: each case's time base / new
                                                        (geometric mean of its two runs a build), routes, residuals
     python summarize.py probe PROBE.jsonl              probe.py: each pin's time over tf32tf32's planned route
+    python summarize.py tile32 BASE1 NEW1 NEW2 BASE2  tile32_ab.py's four runs: base / new by kind and mode, the
+                                                       plans that moved, whether the bits agree
 """
 import json
 import math
@@ -54,5 +56,26 @@ def probe(path):
     print("\n(each pin: µs, and in brackets the planner's time over the pin's: above 1, the pin ran faster)")
 
 
+def tile32(base1, new1, new2, base2):
+    runs = [rows(p) for p in (base1, new1, new2, base2)]
+    plan = lambda r: r["route"].split(" est=")[0]  # noqa: E731
+    groups, moved, differ = {}, [], 0
+    for b1, n1, n2, b2 in zip(*runs):
+        ratio = gm((b1["us"], b2["us"])) / gm((n1["us"], n2["us"]))
+        key = ("batched" if b1["batch"] > 1 else "2-D", b1["mode"], plan(b1) == plan(n1))
+        groups.setdefault(key, []).append(ratio)
+        differ += plan(b1) == plan(n1) and b1["bits"] != n1["bits"]
+        if plan(b1) != plan(n1):
+            moved.append((ratio, b1, n1))
+    print("| products | mode | plan | cases | base / new (geometric mean) | min | max |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for (kind, mode, same), r in sorted(groups.items()):
+        print(f"| {kind} | {mode} | {'same' if same else 'moved'} | {len(r)} | {gm(r):.3f} | {min(r):.3f} | {max(r):.3f} |")
+    everything = [x for r in groups.values() for x in r]
+    print(f"\nall {len(everything)}: {gm(everything):.3f}; same plan and different bits: {differ}")
+    for ratio, b, n in sorted(moved, key=lambda t: t[0]):
+        print(f"- {ratio:.3f} {b['id']} {b['mode']} {b['batch']} x {b['m']} x {b['k']} x {b['n']}: {plan(b)} -> {plan(n)}")
+
+
 if __name__ == "__main__":
-    {"ab": ab, "probe": probe}[sys.argv[1]](*sys.argv[2:])
+    {"ab": ab, "probe": probe, "tile32": tile32}[sys.argv[1]](*sys.argv[2:])

@@ -156,7 +156,8 @@ void price(const Context& c, Plan& p) {
   const CostFeatures f = cost_features(grid, c.args);
   p.fitted_us = estimate_us(cost_row(p, c.args.batch.batched()), f);
   // AUTO's guard on the fused families (cost_model.hpp: kFusedWgmmaGuardCost, kFusedMmaGuardCost); fused_mma's
-  // FP32 form has none, and its scaled form (halfhalf's products) is pinned only.
+  // FP32 form has none, and its scaled form (halfhalf's products) is pinned only. fused_mma's plan gets its
+  // wide_fp32 flag after plan_for has chosen among its tiles, so the mode decides here, alike for every tile.
   if (const auto* w = std::get_if<FusedWgmmaPlan>(&p.detail); w != nullptr && w->wide_fp32)
     p.fitted_us *= kFusedWgmmaGuardCost;
   if (const auto* mma = std::get_if<FusedMmaPlan>(&p.detail);

@@ -40,6 +40,8 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kFusedMmaBatchedHalfHalf: return "fused_mma_batched/halfhalf";
     case CostRow::kFusedMma32BatchedHalfHalf: return "fused_mma32_batched/halfhalf";
     case CostRow::kGemvAlongKLoaded: return "gemv/along_k_loaded";
+    case CostRow::kSimtStreamBatched: return "simt/stream_batched";
+    case CostRow::kSimtStripsBatched: return "simt/strips_batched";
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
     case CostRow::kSimtThin: return "simt/thin";

@@ -80,6 +80,11 @@ enum class CostRow : int {
   kFusedMmaBatchedHalfHalf,
   kFusedMma32BatchedHalfHalf,
   kGemvAlongKLoaded,  // GEMV along k, a thin side of 2-4 loaded without staging (GemvThin::kLoaded)
+  // simt's stream and strip tiles on a batch, apart from one product's rows: on batches the stream tile
+  // ran 1.16-1.19x and the strip tile 0.74-0.79x what those rows price, steady over three seeds,
+  // while the rows choose right between them on single products (bench/results/README.md#batch-strips).
+  kSimtStreamBatched,
+  kSimtStripsBatched,
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -254,7 +254,8 @@ Plan fp32_form_plan(const Context& c) {
 // fused splits have no room for a statistics pass), and so may the plane route
 // (`method`: the products, where they are not the mode's own).
 Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = std::nullopt,
-              int tile = 0, GemvForm gemv_form = GemvForm::kAny) {
+              int tile = 0, GemvForm gemv_form = GemvForm::kAny,
+              std::optional<SimtTile> simt_tile = std::nullopt) {
   const GemmArgs& args = c.args;
   Plan p;
   p.family = family;
@@ -308,11 +309,14 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     }
   }
   price(c, p);
-  // A short product, or a batch of them, may take either of simt's two short-k tiles;
-  // a corrected fused_mma product either tile where the 32-wide one can win (unless one
-  // is pinned). Each plan has its calibrated row.
-  if (const auto* s = std::get_if<SimtPlan>(&p.detail))
-    keep_cheaper(c, p, simt_alternative(*s, args.m, args.n, args.k));
+  // A short product, or a batch of them, may take another of simt's short-k tiles (the
+  // named one, where a pin names one); a corrected fused_mma product either tile where the
+  // 32-wide one can win (unless one is pinned). Each plan has its calibrated row.
+  if (const auto* s = std::get_if<SimtPlan>(&p.detail)) {
+    const std::optional<SimtPlan> other = simt_alternative(*s, args.m, args.n, args.k);
+    if (!simt_tile) keep_cheaper(c, p, other);
+    else if (s->tile != *simt_tile && other && other->tile == *simt_tile) p = replanned(c, p, *other);
+  }
   // Each tile also with k not split, where the reduction costs more than the split saves:
   // the four plans are priced alike, so that a split plan of one tile does not hide the
   // other tile's unsplit one (64 x 64 cluster plans had run at 0.63-0.78x SGEMM where the
@@ -404,14 +408,9 @@ Plan cheapest(const Context& c) {
 // The plan a pin names (pin_fits: the call can take it); none where the call has no such simt tile.
 std::optional<Plan> pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
-  Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form);
-  if (pin.simt_tile) {  // plan_for kept the cheaper of the two short-k tiles; the pin names one
-    const SimtPlan& s = std::get<SimtPlan>(p.detail);
-    if (s.tile == *pin.simt_tile) return p;
-    const std::optional<SimtPlan> other = simt_alternative(s, c.args.m, c.args.n, c.args.k);
-    if (!other || other->tile != *pin.simt_tile) return std::nullopt;
-    return replanned(c, p, *other);
-  }
+  Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form, pin.simt_tile);
+  if (pin.simt_tile)  // plan_for took the named short-k tile where the call may take it
+    return std::get<SimtPlan>(p.detail).tile == *pin.simt_tile ? std::optional<Plan>(p) : std::nullopt;
   if (const auto* f = std::get_if<FusedMmaPlan>(&p.detail); f != nullptr && pin.unsplit)
     if (const std::optional<FusedMmaPlan> whole = fused_mma_unsplit(*f, c.args))
       return replanned(c, p, *whole);
@@ -515,9 +514,9 @@ CostRow cost_row(const Plan& plan, bool batched) {
         case SimtTile::kSlimM32: case SimtTile::kSlimN32:
         case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;
         case SimtTile::kThinM: case SimtTile::kThinN: return CostRow::kSimtThin;
-        case SimtTile::kStream: return CostRow::kSimtStream;
+        case SimtTile::kStream: return batched ? CostRow::kSimtStreamBatched : CostRow::kSimtStream;
         case SimtTile::kDot: return CostRow::kSimtDot;
-        case SimtTile::kStrips: return CostRow::kSimtStrips;
+        case SimtTile::kStrips: return batched ? CostRow::kSimtStripsBatched : CostRow::kSimtStrips;
         case SimtTile::kWide: case SimtTile::kTallM:
         case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
       }
@@ -597,15 +596,15 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     const bool plain = colon == std::string_view::npos;
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
     // gemv's forms: "gemv:wide", "gemv:lines"; fused_wgmma's narrow tiles: "fused_wgmma:narrow";
-    // simt's short-k tiles: "simt:stream", "simt:strips"; only fused_mma has tiles ("fused_mma:32",
-    // "fused_mma:64") and products to choose.
+    // simt's short-k tiles: "simt:stream", "simt:strips", "simt:dot"; only fused_mma has tiles
+    // ("fused_mma:32", "fused_mma:64") and products to choose.
     const bool form = pin->auto_products || pin->fp32 || pin->unsplit;
     if (f == Family::kGemv && !form && (tile == "wide" || tile == "lines")) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
       return true;
     }
-    if (f == Family::kSimt && !form && (tile == "stream" || tile == "strips")) {
-      pin->simt_tile = tile == "stream" ? SimtTile::kStream : SimtTile::kStrips;
+    if (f == Family::kSimt && !form && (tile == "stream" || tile == "strips" || tile == "dot")) {
+      pin->simt_tile = tile == "stream" ? SimtTile::kStream : tile == "strips" ? SimtTile::kStrips : SimtTile::kDot;
       return true;
     }
     const bool unsplit_only = pin->unsplit && !pin->auto_products && !pin->fp32;

@@ -38,8 +38,8 @@ const char* family_name(Family family);
 // not split (fused_mma_unsplit; the planner prices it beside the split plan); "gemv:wide" pins
 // gemv's fixed groups, "gemv:lines" its lines kernel where it applies (GemvPlan::line_lanes);
 // "fused_wgmma:narrow" its narrow tiles where the call has a side they take (fused_wgmma_narrow);
-// "simt:stream" and "simt:strips" simt's two short-k tiles where the call may take either
-// (simt_alternative: the head-to-head calibration of their rows).
+// "simt:stream", "simt:strips" and "simt:dot" simt's short-k tiles where the call may take the
+// one named (simt_alternative: the head-to-head calibration of their rows).
 enum class GemvForm { kAny, kWide, kLines };
 struct FamilyPin {
   Family family = Family::kSimt;
@@ -49,7 +49,7 @@ struct FamilyPin {
   bool unsplit = false;
   bool narrow = false;  // fused_wgmma's narrow tiles
   GemvForm gemv_form = GemvForm::kAny;  // kWide: the fixed groups, no split inside the CTA (plan_gemv's `wide`)
-  std::optional<SimtTile> simt_tile;    // kStream or kStrips
+  std::optional<SimtTile> simt_tile;    // kStream, kStrips or kDot
 };
 
 struct Plan {

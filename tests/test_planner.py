@@ -10,7 +10,7 @@ import re
 import pytest
 
 from _capi import MODES, STATUS, load
-from tools.fit_cost_model import cost_constant, guard_cost
+from tools.fit_cost_model import cost_constant, guard_cost, inc_coefs
 
 FP32_ROUTE_MAX_K = 32   # libecgemm/planner.cpp: kFp32RouteMaxK
 FP32_FORM_MAX_K = 32    # libecgemm/kernels/fused_mma.hpp: kFp32FormMaxK
@@ -214,18 +214,41 @@ def test_small_k_plans_take_the_fp32_form_where_it_is_priced_lowest(plan_on):
 
 
 def test_a_pin_names_simt_s_short_k_tile(plan_on):
-    """"simt:stream" and "simt:strips" pin simt's two short-k tiles (k <= 32), which the planner
-    otherwise prices against each other (simt_alternative): the head-to-head timings their cost
-    rows are calibrated on. Where the call cannot take the named tile the pin does not fit."""
+    """"simt:stream", "simt:strips" and "simt:dot" pin simt's short-k tiles (k <= 32), which the
+    planner otherwise prices against each other (simt_alternative): the head-to-head timings their
+    cost rows are calibrated on. A batch of tiny products may take the dot tile or strips below
+    k = 8 (where one chain an output is SGEMM's arithmetic), the dot tile alone from there. Where
+    the call cannot take the named tile the pin does not fit."""
     for mode in CORRECTED + ("fp32",):
         for batch, (m, n, k) in itertools.product((1, 300), ((40, 30, 1), (33, 61, 17), (20, 100, 32))):
             for tile in ("stream", "strips"):
                 f = fields(plan_on(mode, m, n, k, family=f"simt:{tile}", batch=batch)[1])
                 assert (f["family"], f["tile"], f["splits"]) == ("simt", tile, "1"), (mode, batch, m, n, k, f)
+            assert plan_on(mode, m, n, k, family="simt:dot", batch=batch)[0] == STATUS["NOT_SUPPORTED"]
+        for tile in ("dot", "strips"):
+            f = fields(plan_on(mode, 3, 5, 7, family=f"simt:{tile}", batch=100)[1])
+            assert (f["family"], f["tile"]) == ("simt", tile), (mode, tile, f)
+        assert plan_on(mode, 3, 5, 7, family="simt:stream", batch=100)[0] == STATUS["NOT_SUPPORTED"], mode
+        for k in (8, 33):
+            assert plan_on(mode, 3, 5, k, family="simt:strips", batch=100)[0] == STATUS["NOT_SUPPORTED"], mode
+            assert "tile=dot " in plan_on(mode, 3, 5, k, family="simt:dot", batch=100)[1], mode
         assert plan_on(mode, 40, 30, 33, family="simt:stream")[0] == STATUS["NOT_SUPPORTED"], mode
-        assert plan_on(mode, 3, 5, 8, family="simt:strips", batch=100)[0] == STATUS["NOT_SUPPORTED"], mode
-    for bad in ("simt:dot", "simt:stream/fp32", "gemv:stream"):
+    for bad in ("simt:tall", "simt:stream/fp32", "gemv:stream"):
         assert plan_on("tf32tf32", 40, 30, 8, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
+def test_batches_price_simt_s_short_k_tiles_by_rows_of_their_own(plan_on):
+    """A batch on the stream or strip tile is priced by a row of its own (cost_model.hpp:
+    kSimtStreamBatched, kSimtStripsBatched), one product by the 2-D row: each estimate is its row
+    of cost_coefficients.inc times the plan's features (no DRAM floor on this device)."""
+    coefs = inc_coefs()
+    no_floor = Device(9, 0, SMS, 232448, 0.0)
+    for tile in ("stream", "strips"):
+        for batch, row in ((1, f"simt/{tile}"), (2, f"simt/{tile}_batched")):
+            status, text, x = plan_on("fp32", 2000, 1500, 16, family=f"simt:{tile}", batch=batch, device=no_floor)
+            assert status == STATUS["SUCCESS"], (tile, batch, text)
+            est = float(fields(text)["est"].removesuffix("us"))
+            assert est == pytest.approx(sum(a * b for a, b in zip(coefs[row], x)), rel=0.01), (tile, batch, text)
 
 
 def test_batches_of_tiny_products_plan_the_dot_tile_on_simt(plan_on):

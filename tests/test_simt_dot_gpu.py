@@ -31,6 +31,16 @@ def test_products(handle, m, n, ta, tb, k):
     run_batch(handle, "strided", ta, tb, m, n, k, 11, seed=m * 31 + n * 7 + k)
 
 
+@pytest.mark.parametrize("m,n", SHAPES)
+@pytest.mark.parametrize("k", [1, 7, 32])
+def test_products_pinned_at_short_k(handle, monkeypatch, m, n, k):
+    """Below k = 8 the planner may take the strip tile instead (simt_alternative); "simt:dot" keeps
+    the dot tile's lanes, each with at most one product, under test at short k."""
+    monkeypatch.setenv("ECGEMM_FAMILY", "simt:dot")
+    assert re.search(r"family=simt .*tile=dot ", plan(handle, "fp32", "T", "N", m, n, k, batch=11)), (m, n, k)
+    run_batch(handle, "strided", "T", "N", m, n, k, 11, seed=m * 31 + n * 7 + k)
+
+
 @pytest.mark.parametrize("form", ["strided", "array"])
 @pytest.mark.parametrize("count", [1, 8, 9, 3000])
 def test_batch_counts_and_forms(handle, form, count):

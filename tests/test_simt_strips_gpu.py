@@ -39,6 +39,17 @@ def test_products(handle, m, n, ta, tb, k):
     run_batch(handle, "strided", ta, tb, m, n, k, COUNT, seed=m * 31 + n * 7 + k)
 
 
+@pytest.mark.parametrize("m,n", [(1, 1), (3, 5), (1, 12), (12, 1), (4, 8), (1, 31)])
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("k", [1, 4, 7])
+def test_batches_of_the_dot_tile_s_shapes(handle, monkeypatch, m, n, ta, tb, k):
+    """Products of at most 32 outputs at k < 8, which the dot tile also takes (simt_alternative):
+    on strips, "simt:strips" pinned, each product as the strip tile computes any other."""
+    monkeypatch.setenv("ECGEMM_FAMILY", "simt:strips")
+    takes_strips(handle, "fp32", ta, tb, m, n, k, COUNT)
+    run_batch(handle, "strided", ta, tb, m, n, k, COUNT, seed=m * 31 + n * 7 + k)
+
+
 @pytest.mark.parametrize("form", ["strided", "array"])
 @pytest.mark.parametrize("count", [2, 3000])
 @pytest.mark.parametrize("mode", ["fp32", "tf32tf32", "auto"])

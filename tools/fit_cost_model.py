@@ -49,7 +49,8 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_narrow_general/halfhalf", "fused_wgmma_narrow64/tf32tf32", "fused_wgmma_narrow64/halfhalf",
         "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
         "fused_mma32_batched/tf32tf32", "gemv/along_k_staged", "fused_mma_batched/halfhalf",
-        "fused_mma32_batched/halfhalf", "gemv/along_k_loaded")  # CostRow's order
+        "fused_mma32_batched/halfhalf", "gemv/along_k_loaded", "simt/stream_batched",
+        "simt/strips_batched")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
@@ -156,8 +157,9 @@ def cost_row(text, batched=False):
             words = text.split()
             return "gemv/along_k" + ("_staged" if "staged" in words else "_loaded" if "loaded" in words else "")
         return "gemv/along_len" + ("_cta" if fields["lanes"] != "32" else "")
-    if family == "simt":
-        return SIMT_ROWS.get(fields["tile"], "simt")
+    if family == "simt":  # a batch on the stream or strip tile has rows of its own
+        row = SIMT_ROWS.get(fields["tile"], "simt")
+        return row + "_batched" if batched and fields["tile"] in ("stream", "strips") else row
     if family == "fused_mma":  # a batch has rows of its own, but for the 64-wide tile's tf32tf32
         tile = "fused_mma32" if fields.get("tile") == "32x32" else "fused_mma"
         apart = batched and method in ("tf32tf32", "halfhalf") and (tile == "fused_mma32" or method == "halfhalf")

@@ -62,8 +62,13 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
                         size_t max_bytes = SIZE_MAX, bool batched = false);
 
 // The other tile a short product or a batch of them (k <= kStreamMaxK) may take: the strip
-// tile for the stream tile and back (the same FMA chain an output, so the same bits); the
-// planner keeps the cheaper by its cost model. None where there is no choice.
+// tile for the stream tile and back (the same FMA chain an output, so the same bits), and
+// for the dot tile below kFp32GroupMinK (a warp a product, whose lanes past k idle: at k = 4
+// a batch of 1 x 12 products ran 0.58x torch.bmm there). The strips sum an output in one
+// chain, SGEMM's arithmetic below that k; from it the dot tile's lanes and tree sum are
+// the more accurate (k = 9-15: 1.12-1.20x torch.bmm's residual on strips, 1.02-1.09x on
+// the dot tile: bench/results/README.md#batch-strips). The planner keeps the cheaper by its
+// cost model. None where there is no choice.
 std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t m, int64_t n, int64_t k);
 
 GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev);

@@ -27,6 +27,7 @@
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/fast_div.cuh"
+#include "kernels/common/fp32_chains.hpp"
 #include "kernels/common/launch.cuh"
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/common/splitk_reduce.hpp"
@@ -814,10 +815,16 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
 
 std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t m, int64_t n, int64_t k) {
   if (k > kStreamMaxK) return std::nullopt;
-  if (plan.tile != SimtTile::kStream && plan.tile != SimtTile::kStrips) return std::nullopt;
-  if (plan.tile == SimtTile::kStream && !strips_fit(m, n)) return std::nullopt;
   SimtPlan other = plan;
-  other.tile = plan.tile == SimtTile::kStream ? SimtTile::kStrips : SimtTile::kStream;
+  switch (plan.tile) {
+    case SimtTile::kDot:  // where one chain an output is SGEMM's arithmetic (fp32_chains.hpp)
+      if (k >= kFp32GroupMinK) return std::nullopt;
+      [[fallthrough]];
+    case SimtTile::kStream: other.tile = SimtTile::kStrips; break;
+    case SimtTile::kStrips: other.tile = SimtTile::kStream; break;
+    default: return std::nullopt;
+  }
+  if (other.tile == SimtTile::kStrips && !strips_fit(m, n)) return std::nullopt;
   return other;
 }
 

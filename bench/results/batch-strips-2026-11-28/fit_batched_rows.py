@@ -1,8 +1,8 @@
 """The batched stream and strip rows (cost_model.hpp: kSimtStreamBatched, kSimtStripsBatched): the batches of five
 short-k calibrations (k <= 32, every short-k route pinned; shortk-2026-11-27 call 1, seeds 35-37, and call 1 here, seeds
 38-39 with the dot tile too), each seed held out in turn and the model's pick scored against the best route timed
-(base: the 2-D rows for batches, the strip tile not offered beside the dot tile; new: the rows as first set, the 2-D
-rows rescaled; refit2/3/4: the batched rows, the dot row, the FP32 form's row fitted afresh), then the rows fitted on
+(base: the 2-D rows for batches, the strip tile not offered beside the dot tile; new: cost_coefficients.inc's rows as
+the library is built with them, the landed ones; refit2/3/4: the batched rows, the dot row, the FP32 form's row fitted afresh), then the rows fitted on
 all five (the lines landed: refit2). From the repository root, with ECGEMM_LIBRARY naming a build of this tree:
 
     python bench/results/batch-strips-2026-11-28/fit_batched_rows.py > fit.txt

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Device call 4 (README.md here): the landed tree: every GPU test, with the accuracy suite beside them.
+set -o pipefail
+export PYTHONUNBUFFERED=1
+W=/tmp/s4; rm -rf $W; mkdir -p $W
+trap 'tar czf $OUT/call4.tgz -C $W .' EXIT
+T0=$(date +%s)
+python3 -m pip install --no-deps --no-build-isolation --no-index -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real \
+  -C build-dir=/tmp/b4 . > $W/build.txt 2>&1; echo "build exit $? $(( $(date +%s) - T0 )) s"; tail -3 $W/build.txt > $W/b.t && mv $W/b.t $W/build.txt
+export PYTHONPATH=$PWD
+timeout 230 python3 -m bench --sections accuracy --no-xla --max-minutes 2 --no-plots --out $W/accuracy > $W/accuracy.md 2> $W/accuracy.log &
+timeout 300 python3 -m pytest -q -p no:cacheprovider -rfE -n 8 tests > $W/tests.txt 2>&1
+echo "tests exit $? $(( $(date +%s) - T0 )) s"; tail -n 1 $W/tests.txt; grep -E "^FAILED|^ERROR" $W/tests.txt | head -8
+wait; echo "accuracy done $(( $(date +%s) - T0 )) s"; grep -A4 "^## Flags" $W/accuracy.md | head -5
+gzip -f $W/*.log

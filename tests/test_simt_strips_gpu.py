@@ -31,12 +31,15 @@ def takes_strips(handle, mode, ta, tb, m, n, k, count):
     assert re.search(r"family=simt .*tile=strips ", text), text
 
 
+@pytest.mark.parametrize("aligned", [False, True], ids=["odd", "aligned"])
 @pytest.mark.parametrize("m,n", SHAPES)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("k", KS)
-def test_products(handle, m, n, ta, tb, k):
+def test_products(handle, m, n, ta, tb, k, aligned):
+    """Odd leading dimensions and strides (rows interleaved), or packed ones (consecutive rows
+    where m % 4 == 0, float4 loads and stores)."""
     takes_strips(handle, "fp32", ta, tb, m, n, k, COUNT)
-    run_batch(handle, "strided", ta, tb, m, n, k, COUNT, seed=m * 31 + n * 7 + k)
+    run_batch(handle, "strided", ta, tb, m, n, k, COUNT, seed=m * 31 + n * 7 + k, aligned=aligned)
 
 
 @pytest.mark.parametrize("m,n", [(1, 1), (3, 5), (1, 12), (12, 1), (4, 8), (1, 31)])
@@ -82,6 +85,27 @@ def test_each_product_has_the_bits_it_has_alone(handle, ta, tb):
         assert sgemm(handle, "fp32", ta, tb, m, n, k, 1.25, one_a, one_b, 0.0, alone) == 0
         assert torch.equal(c.view(z).contiguous().view(torch.int32),
                            alone.view().contiguous().view(torch.int32)), z
+
+
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m", [24, 9, 2])
+def test_interleaved_rows_give_the_consecutive_rows_bits(handle, ta, tb, m):
+    """The same batch into C with 16-byte columns (a thread's rows consecutive where A allows)
+    and into C with ldc = m + 1 (rows interleaved, launch_strips): the same bits, each output
+    one FMA chain over k in order either way."""
+    count, n, k = COUNT, 17, 29
+    a_shape = (m, k) if ta == "N" else (k, m)
+    b_shape = (k, n) if tb == "N" else (n, k)
+    lda = (a_shape[0] + 3) // 4 * 4  # A's columns 16-byte multiples: float4 loads where its rows are contiguous
+    a = Stack(count, *a_shape, lda, lda * a_shape[1], seed=m)
+    b = Stack(count, *b_shape, b_shape[0] + 1, (b_shape[0] + 1) * b_shape[1] + 3, seed=m + 1)
+    takes_strips(handle, "fp32", ta, tb, m, n, k, count)
+    out = []
+    for ldc in ((m + 3) // 4 * 4, m + 1):
+        c = Stack(count, m, n, ldc, ldc * n, seed=0, fill=NAN)
+        assert batched_call(handle, "strided", "fp32", ta, tb, m, n, k, 1.0, a, b, 0.0, c) == 0
+        out.append(c.views().contiguous().view(torch.int32))
+    assert torch.equal(out[0], out[1])
 
 
 @pytest.mark.parametrize("m,n", [(16, 16), (3, 21), (242, 6), (7, 33), (1, 41)])

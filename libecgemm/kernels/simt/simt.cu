@@ -506,13 +506,23 @@ cudaError_t launch_stream(const OperandView& a, const OperandView& b, const Gemm
 
 // --- the strip tile (batches of small products, k <= kStreamMaxK) ----------------------
 
-// A thread owns kStripRows consecutive rows of one column of one product, one FMA chain
-// an output over k in increasing order (what the stream tile computes, so a product gives
-// the same bits in a batch as alone). Nothing is padded past a product: a batch of
-// 16 x 7 products on the stream tile's 128 x 64 CTAs stored 1.4% of what they computed
+// A thread owns kStripRows rows of one column of one product, one FMA chain an output over
+// k in increasing order (what the stream tile computes, so a product gives the same bits in
+// a batch as alone). Nothing is padded past a product: a batch of 16 x 7 products on the
+// stream tile's 128 x 64 CTAs stored 1.4% of what they computed
 // (bench/results/README.md#strip-tile). A product's A and B are read by all of its
-// threads, from L1.
+// threads, from L1. Which rows (launch_strips picks):
+// - consecutive (kInterleaved false): rows 4t .. 4t + 3 of strip t, one float4 load of A a
+//   k step and one float4 store where aligned;
+// - interleaved: rows t, t + S, t + 2S, t + 3S (S strips a column), where those float4s
+//   cannot be had (A's rows contiguous but its columns off 16 bytes, or C's). Then a warp's
+//   4-byte loads of A cover contiguous rows, one or two L1 wavefronts each instead of four.
+//   The same chains, the same bits.
 constexpr int kStripRows = 4;
+// The k from which rows are interleaved: where A's 4k loads a thread outweigh its 4 stores.
+// Interleaved, strip batches ran 1.10x (0.98-1.44x) at k >= 8, but 0.92x at k <= 3 and
+// 1.04x (0.87-1.34x) at k = 4..7 (bench/results/README.md#strip-rows).
+constexpr int kStripInterleaveMinK = 8;
 static_assert(kStripRows == 4, "a strip is stored as one Quad of four rows");
 
 // A launch's products and their strips: thread id -> (product, strip) with two FastDivs
@@ -523,6 +533,7 @@ struct StripGrid {
   uint32_t products;
 };
 
+template <bool kInterleaved>
 __global__ void __launch_bounds__(kThreads)
 simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, StripGrid grid) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
@@ -531,10 +542,16 @@ simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, StripGrid grid) {
   const uint32_t local = grid.slots.div(id);
   if (local >= grid.products) return;
   const uint32_t slot = id - local * grid.slots.d, col = grid.strips.div(slot);
-  const int64_t row0 = int64_t{slot - col * grid.strips.d} * kStripRows;
-  const int rows = static_cast<int>(std::min<int64_t>(args.m - row0, kStripRows));
+  const int64_t strip = slot - col * grid.strips.d;
+  // Row i of the strip is row0 + i * pitch.
+  const int64_t row0 = kInterleaved ? strip : strip * kStripRows;
+  const int64_t pitch = kInterleaved ? int64_t{grid.strips.d} : 1;
+  int rows = 0;  // of the strip inside C (compares: a 64-bit division a thread made this kernel issue-bound)
+#pragma unroll
+  for (int i = 0; i < kStripRows; ++i) rows += row0 + i * pitch < args.m;
   const int64_t z = args.batch.first + local;
   const float* pa = batch_a(args, z) + row0 * a.stride_r;
+  const int64_t a_pitch = pitch * a.stride_r;
   const float* pb = batch_b(args, z) + col * b.stride_r;
   float* pc = batch_c(args, z) + col * args.ldc + row0;
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
@@ -542,7 +559,7 @@ simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, StripGrid grid) {
   if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
     const int k = static_cast<int>(args.k);  // <= kStreamMaxK
     // The strip's four A values of each k as one float4 where they are contiguous and aligned.
-    const bool vec_a = rows == kStripRows && a.stride_r == 1 && a.stride_k % 4 == 0 &&
+    const bool vec_a = !kInterleaved && rows == kStripRows && a.stride_r == 1 && a.stride_k % 4 == 0 &&
                        reinterpret_cast<uintptr_t>(pa) % 16 == 0;
 #pragma unroll 4
     for (int kk = 0; kk < k; ++kk, pa += a.stride_k, pb += b.stride_k) {
@@ -553,19 +570,30 @@ simt_strip_kernel(OperandView a, OperandView b, GemmArgs args, StripGrid grid) {
         av[0] = t.x, av[1] = t.y, av[2] = t.z, av[3] = t.w;
       } else {
 #pragma unroll
-        for (int i = 0; i < kStripRows; ++i) av[i] = i < rows ? __ldg(pa + i * a.stride_r) : 0.0f;
+        for (int i = 0; i < kStripRows; ++i) av[i] = i < rows ? __ldg(pa + i * a_pitch) : 0.0f;
       }
 #pragma unroll
       for (int i = 0; i < kStripRows; ++i) acc[i] = fmaf(av[i], bv, acc[i]);
     }
   }
-  // The strip as one Quad: a float4 where it is whole and 16-byte aligned (the same bits).
-  const Quad q{pc, rows, rows == kStripRows && reinterpret_cast<uintptr_t>(pc) % 16 == 0};
   float v[kStripRows] = {};
-  if (beta != 0.0f) q.load(v);  // beta = 0: C is not read
+  if constexpr (kInterleaved) {
 #pragma unroll
-  for (int i = 0; i < kStripRows; ++i) store_scaled(&v[i], acc[i], alpha, beta);
-  q.store(v);
+    for (int i = 0; i < kStripRows; ++i) {
+      if (i >= rows) break;
+      float* const p = pc + i * pitch;
+      if (beta != 0.0f) v[i] = __ldcs(p);  // beta = 0: C is not read
+      store_scaled(&v[i], acc[i], alpha, beta);
+      __stcs(p, v[i]);
+    }
+  } else {
+    // The strip as one Quad: a float4 where it is whole and 16-byte aligned (the same bits).
+    const Quad q{pc, rows, rows == kStripRows && reinterpret_cast<uintptr_t>(pc) % 16 == 0};
+    if (beta != 0.0f) q.load(v);  // beta = 0: C is not read
+#pragma unroll
+    for (int i = 0; i < kStripRows; ++i) store_scaled(&v[i], acc[i], alpha, beta);
+    q.store(v);
+  }
 }
 
 int64_t strips_m(int64_t m) { return (m + kStripRows - 1) / kStripRows; }
@@ -576,6 +604,9 @@ cudaError_t launch_strips(const OperandView& a, const OperandView& b, const Gemm
                           cudaStream_t stream) {
   const int64_t slots = strips_m(g.m) * g.n;
   if (g.k > kStreamMaxK || !strips_fit(g.m, g.n)) return cudaErrorInvalidConfiguration;
+  // Rows interleaved from k = kStripInterleaveMinK where a float4 of A or of C cannot be had;
+  // consecutive elsewhere.
+  const bool interleaved = g.k >= kStripInterleaveMinK && (g.ldc % 4 != 0 || (a.stride_r == 1 && a.stride_k % 4 != 0));
   // Products a launch, so that every thread id stays below 2^31 (FastDiv).
   const int64_t per_launch = ((int64_t{1} << 31) - kThreads) / slots;
   GemmArgs part = g;
@@ -584,7 +615,9 @@ cudaError_t launch_strips(const OperandView& a, const OperandView& b, const Gemm
     const StripGrid grid{FastDiv(static_cast<uint32_t>(slots)), FastDiv(static_cast<uint32_t>(strips_m(g.m))),
                          static_cast<uint32_t>(products)};
     const unsigned blocks = static_cast<unsigned>((products * slots + kThreads - 1) / kThreads);
-    const cudaError_t err = launch(first_kernel({blocks, kThreads, 0, stream}), simt_strip_kernel, a, b, part, grid);
+    const cudaError_t err = interleaved
+        ? launch(first_kernel({blocks, kThreads, 0, stream}), simt_strip_kernel<true>, a, b, part, grid)
+        : launch(first_kernel({blocks, kThreads, 0, stream}), simt_strip_kernel<false>, a, b, part, grid);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

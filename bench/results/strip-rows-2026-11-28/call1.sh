@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Device call 1 (README.md here): the strip tile with interleaved rows where its float4s cannot be had, against the
+# commit before it (.baseline, carried): changed_ab.py (auto-price-2026-11-28) on cases-26.txt (every case of seed 26
+# the planner puts on the strip tile; the plans are the same in both builds), base, new, new, base, each round behind
+# a GPU sleep; then the simt, batched and planner GPU tests on the tree.
+set -o pipefail
+export PYTHONUNBUFFERED=1
+D=$PWD/bench/results/strip-rows-2026-11-28
+AB=$PWD/bench/results/auto-price-2026-11-28
+W=/tmp/s1; rm -rf $W; mkdir -p $W
+trap 'tar czf $OUT/call1.tgz -C $W .' EXIT
+T0=$(date +%s)
+tar xzf .device/baseline.tgz  # .baseline
+PIP="python3 -m pip install --no-deps --no-build-isolation --no-index -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real"
+$PIP -C build-dir=/tmp/b1-base --target /tmp/site-base .baseline > $W/build-base.txt 2>&1 &
+PB=$!
+$PIP -C build-dir=/tmp/b1-new . > $W/build-new.txt 2>&1; echo "build new exit $? $(( $(date +%s) - T0 )) s"
+wait $PB; echo "build base exit $? $(( $(date +%s) - T0 )) s"
+for f in $W/build-*.txt; do tail -3 $f > $f.t && mv $f.t $f; done
+site() { case $1 in base*) echo /tmp/site-base;; *) echo "";; esac; }
+for run in base1 new1 new2 base2; do
+  (cd $AB && PYTHONPATH=$(site $run) timeout 110 python3 changed_ab.py $D/cases-26.txt $W/ab-$run.jsonl > $W/ab-$run.txt 2>&1)
+  echo "ab $run exit $? $(( $(date +%s) - T0 )) s $(wc -l < $W/ab-$run.jsonl)"
+done
+python3 $AB/summarize.py ab $W/ab-{base1,new1,new2,base2}.jsonl > $W/new-over-base.md; tail -1 $W/new-over-base.md
+gzip -f $W/*.jsonl
+export PYTHONPATH=$PWD
+LEFT=$(( 575 - ($(date +%s) - T0) ))
+TESTS="tests/test_simt_strips_gpu.py tests/test_simt_dot_gpu.py tests/test_simt_stream_gpu.py tests/test_c_batched_gpu.py tests/test_planner_gpu.py"
+timeout $LEFT python3 -m pytest -q -p no:cacheprovider -rfE -n 8 $TESTS > $W/pytest.txt 2>&1
+echo "pytest exit $? $(( $(date +%s) - T0 )) s"; grep -E "^FAILED|^ERROR| passed| failed" $W/pytest.txt | cut -c1-250 | head -12

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Device call 2 (README.md here): call 1 without its 64-bit division (the rows of a strip inside C counted by compares); the strip tile with interleaved rows where its float4s cannot be had, against the
+# commit before it (.baseline, carried): changed_ab.py (auto-price-2026-11-28) on cases-26.txt and cases-34.txt (every case of seeds 26 and 34
+# the planner puts on the strip tile; the plans are the same in both builds), base, new, new, base, each round behind
+# a GPU sleep; then the strip tile's GPU tests.
+set -o pipefail
+export PYTHONUNBUFFERED=1
+D=$PWD/bench/results/strip-rows-2026-11-28
+AB=$PWD/bench/results/auto-price-2026-11-28
+W=/tmp/s2; rm -rf $W; mkdir -p $W
+trap 'tar czf $OUT/call2.tgz -C $W .' EXIT
+T0=$(date +%s)
+tar xzf .device/baseline.tgz  # .baseline
+PIP="python3 -m pip install --no-deps --no-build-isolation --no-index -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real"
+# On call 1's machine (warm): its base build is kept, the new one rebuilt incrementally.
+[ -d /tmp/site-base/ecgemm ] && echo "base kept from call 1" > $W/build-base.txt || \
+  $PIP -C build-dir=/tmp/b1-base --target /tmp/site-base .baseline > $W/build-base.txt 2>&1 &
+PB=$!
+$PIP -C build-dir=/tmp/b1-new . > $W/build-new.txt 2>&1; echo "build new exit $? $(( $(date +%s) - T0 )) s"
+wait $PB; echo "build base exit $? $(( $(date +%s) - T0 )) s"
+for f in $W/build-*.txt; do tail -3 $f > $f.t && mv $f.t $f; done
+cat $D/cases-26.txt $D/cases-34.txt > $W/cases.txt
+site() { case $1 in base*) echo /tmp/site-base;; *) echo "";; esac; }
+for run in base1 new1 new2 base2; do
+  (cd $AB && PYTHONPATH=$(site $run) timeout 130 python3 changed_ab.py $W/cases.txt $W/ab-$run.jsonl > $W/ab-$run.txt 2>&1)
+  echo "ab $run exit $? $(( $(date +%s) - T0 )) s $(wc -l < $W/ab-$run.jsonl)"
+done
+python3 $AB/summarize.py ab $W/ab-{base1,new1,new2,base2}.jsonl > $W/new-over-base.md; tail -1 $W/new-over-base.md
+gzip -f $W/*.jsonl
+export PYTHONPATH=$PWD
+LEFT=$(( 575 - ($(date +%s) - T0) ))
+TESTS="tests/test_simt_strips_gpu.py"
+timeout $LEFT python3 -m pytest -q -p no:cacheprovider -rfE -n 8 $TESTS > $W/pytest.txt 2>&1
+echo "pytest exit $? $(( $(date +%s) - T0 )) s"; grep -E "^FAILED|^ERROR| passed| failed" $W/pytest.txt | cut -c1-250 | head -12

@@ -30,19 +30,25 @@ def plan_of(p, mode, row):
     return re.sub(r" est=\S+", "", p.plan(mode, None, *fit.abi_call(row))[0])
 
 
-def main(new_lib, base_lib, seeds, modes):
-    new, base = planner(new_lib), planner(base_lib)
+def sample_cases(seeds):
+    """Each case of the samples of `seeds` ("26,34") as (row for plan_of, the line's leading fields but the mode)."""
     for seed in (int(s) for s in seeds.split(",")):
         for case in bench_sample.make_sample(seed=seed, budget_s=240.0).cases():
             row = case.as_dict()
             batch = row.get("batch", 1)
             if "batch" not in row:
                 row.update(lda=case.lda, ldb=case.ldb)
-            for mode in modes.split(","):
-                a, b = plan_of(new, mode, row), plan_of(base, mode, row)
-                if a != b:
-                    layout = (case.op, case.pad_a, case.pad_b) if "batch" not in row else ("NN", 0, 0)
-                    print(seed, case.id, batch, case.m, case.k, case.n, *layout, mode, "|", b, "->", a)
+            layout = (case.op, case.pad_a, case.pad_b) if "batch" not in row else ("NN", 0, 0)
+            yield row, (seed, case.id, batch, case.m, case.k, case.n, *layout)
+
+
+def main(new_lib, base_lib, seeds, modes):
+    new, base = planner(new_lib), planner(base_lib)
+    for row, fields in sample_cases(seeds):
+        for mode in modes.split(","):
+            a, b = plan_of(new, mode, row), plan_of(base, mode, row)
+            if a != b:
+                print(*fields, mode, "|", b, "->", a)
 
 
 if __name__ == "__main__":

@@ -8,21 +8,15 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "auto-price-2026-11-28"))
-from changed import bench_sample, plan_of, planner  # noqa: E402
+from changed import plan_of, planner, sample_cases  # noqa: E402
 
 
 def main(lib, seeds, mode):
     p = planner(lib)
-    for seed in (int(s) for s in seeds.split(",")):
-        for case in bench_sample.make_sample(seed=seed, budget_s=240.0).cases():
-            row = case.as_dict()
-            batch = row.get("batch", 1)
-            if "batch" not in row:
-                row.update(lda=case.lda, ldb=case.ldb)
-            plan = plan_of(p, mode, row)
-            if "tile=strips" in plan:
-                layout = (case.op, case.pad_a, case.pad_b) if "batch" not in row else ("NN", 0, 0)
-                print(seed, case.id, batch, case.m, case.k, case.n, *layout, mode, "|", plan)
+    for row, fields in sample_cases(seeds):
+        plan = plan_of(p, mode, row)
+        if "tile=strips" in plan:
+            print(*fields, mode, "|", plan)
 
 
 if __name__ == "__main__":

@@ -607,6 +607,7 @@ cudaError_t launch_strips(const OperandView& a, const OperandView& b, const Gemm
   // Rows interleaved from k = kStripInterleaveMinK where a float4 of A or of C cannot be had;
   // consecutive elsewhere.
   const bool interleaved = g.k >= kStripInterleaveMinK && (g.ldc % 4 != 0 || (a.stride_r == 1 && a.stride_k % 4 != 0));
+  const auto kernel = interleaved ? simt_strip_kernel<true> : simt_strip_kernel<false>;
   // Products a launch, so that every thread id stays below 2^31 (FastDiv).
   const int64_t per_launch = ((int64_t{1} << 31) - kThreads) / slots;
   GemmArgs part = g;
@@ -615,9 +616,7 @@ cudaError_t launch_strips(const OperandView& a, const OperandView& b, const Gemm
     const StripGrid grid{FastDiv(static_cast<uint32_t>(slots)), FastDiv(static_cast<uint32_t>(strips_m(g.m))),
                          static_cast<uint32_t>(products)};
     const unsigned blocks = static_cast<unsigned>((products * slots + kThreads - 1) / kThreads);
-    const cudaError_t err = interleaved
-        ? launch(first_kernel({blocks, kThreads, 0, stream}), simt_strip_kernel<true>, a, b, part, grid)
-        : launch(first_kernel({blocks, kThreads, 0, stream}), simt_strip_kernel<false>, a, b, part, grid);
+    const cudaError_t err = launch(first_kernel({blocks, kThreads, 0, stream}), kernel, a, b, part, grid);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call 5 (strip_loop.patch applied to the tree; not run yet): the strip tile with three loops chosen once (float4 loads of A; a whole strip, four pointers stepped along k, no guard a load; a strip cut by m), against the
+# Device call 5 (strip_loop.patch applied to the tree; ran in the thirty-second session, README.md): the strip tile with three loops chosen once (float4 loads of A; a whole strip, four pointers stepped along k, no guard a load; a strip cut by m), against the
 # commit before it (.baseline, carried): changed_ab.py (auto-price-2026-11-28) on cases-26.txt and cases-34.txt (every case of seeds 26 and 34
 # the planner puts on the strip tile; the plans are the same in both builds), base, new, new, base, each round behind
 # a GPU sleep; then the strip tile's GPU tests with the accuracy suite beside them (not run since batch-strips call 4).

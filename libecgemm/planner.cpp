@@ -66,6 +66,8 @@ bool pinned_family(FamilyPin* pin) {
 // form 0.80x (max 1.05) at 0.92x their speed (bench/results/README.md#fp32-form). At 33..48
 // the FP32 form (two stages) took their worst held-out residual from 1.18 to 1.01x SGEMM's but
 // ran 0.80-0.91x their speed, most of those shapes then below 0.95x SGEMM (#calibrated, call 6).
+// Above 32 fused_mma's 32-wide tile compensates its promotion instead (fused_mma.cu:
+// kCompensated; bench/results/README.md#promotion).
 constexpr int64_t kFp32RouteMaxK = 32;
 
 // What the call and handle allow, computed once per plan.

@@ -60,7 +60,12 @@ __device__ __forceinline__ void load_frags(Frags<C>& f, uint32_t a_plane, uint32
 // lo·hi + hi·lo accumulated in the Tensor Core in `corr`, whose small magnitude makes
 // truncation harmless there. Markidis: all four products inside the Tensor Core
 // (smallest first), so its error grows with k. One pass: hi·hi only.
-template <TcMethod M>
+// kCompensated (docs/numerics.md section 3, "Short k"): each add into `sum` by Fast2Sum, its
+// rounding error into `corr` (in corr's units: halfhalf's carry 2^11), so the promotion chain
+// adds no error of its own; and tf32tf32 adds lo·lo, whose unscaled parts share corr's units.
+// Exact where |sum| >= |d|; where not (the first k-steps of a sum that cancels), the error
+// term is approximate, never lost.
+template <TcMethod M, bool kCompensated = false>
 __device__ __forceinline__ void mma_products(float (&sum)[4], float (&corr)[4],
                                              const uint32_t (&hi_a)[4], const uint32_t (&lo_a)[4],
                                              const uint32_t (&hi_b)[2],
@@ -68,12 +73,23 @@ __device__ __forceinline__ void mma_products(float (&sum)[4], float (&corr)[4],
   using Mma = std::conditional_t<uses_half(M), MmaF16, MmaTf32>;
   if constexpr (scheme_of(M) == Scheme::kCorrected) {
     const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if constexpr (kCompensated && M == TcMethod::kTf32Tf32) Mma::run(corr, lo_a, lo_b, corr);
     Mma::run(corr, lo_a, hi_b, corr);
     Mma::run(corr, hi_a, lo_b, corr);
     float d[4];
     Mma::run(d, hi_a, hi_b, zero);
+    constexpr float kCorrScale = M == TcMethod::kHalfHalf ? kHalfLoScale : 1.0f;
 #pragma unroll
-    for (int x = 0; x < 4; ++x) sum[x] += d[x];  // the round-to-nearest promotion
+    for (int x = 0; x < 4; ++x) {
+      if constexpr (kCompensated) {
+        const float t = sum[x] + d[x];
+        const float e = d[x] - (t - sum[x]);
+        sum[x] = t;
+        corr[x] = fmaf(e, kCorrScale, corr[x]);
+      } else {
+        sum[x] += d[x];  // the round-to-nearest promotion
+      }
+    }
   } else if constexpr (scheme_of(M) == Scheme::kFourProducts) {
     Mma::run(corr, lo_a, lo_b, corr);
     Mma::run(corr, lo_a, hi_b, corr);

@@ -75,7 +75,8 @@ constexpr int64_t kClusterMaxMacs = int64_t(1) << 27;  // 512^3: latency-bound b
 // 32 rows x 32 columns of C takes one stage's products in FP32 (exact products, SGEMM's
 // arithmetic) where its operands are too wide for tf32tf32's two parts: some run of one of
 // its rows of op(A) or columns of op(B) is wide (common/wide_runs.cuh).
-// Blocks and runs are the same for both tiles, so the tiles give the same bits.
+// Blocks and runs are the same for both tiles, so their FP32 blocks give the same bits (their
+// products do not: the 32-wide tile compensates its promotion, kCompensated).
 constexpr int kGuardBlock = 32;
 
 // AUTO's forms on this family (FusedMmaPlan): off; tf32tf32's products with the FP32
@@ -412,9 +413,16 @@ template <class Me>
 struct Accumulators {
   // hi·hi (each product added by an FP32 add), or the only one
   float promoted[Me::kFragsM][Me::kFragsN][4];
-  // lo·hi + hi·lo (+ lo·lo for Markidis), inside the Tensor Core
+  // lo·hi + hi·lo (+ lo·lo for Markidis and the compensated tile, with the promotion's
+  // rounding errors there), inside the Tensor Core
   float correction[Me::kFragsM][Me::kFragsN][4];
 };
+
+// The 32-wide tile compensates its promotion (mma_products; docs/numerics.md section 3): it
+// serves the short k where the corrected products' own error is near SGEMM's. The 64-wide
+// tile's 32 outputs a thread leave no registers for it (ptxas spilled 16-40 bytes).
+template <class Me>
+constexpr bool kCompensated = Me::kTile == 32;
 
 // One k-step of the warp's T/2 x T/2: B's hi/lo fragments, then A's a row at a time.
 template <TcMethod M, class Me>
@@ -430,8 +438,8 @@ __device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, 
       load_frag_a<Me>(lo.a[mi], split + 2 * Me::kPlaneBytes, warp_m, lane, step, mi);
 #pragma unroll
     for (int ni = 0; ni < Me::kFragsN; ++ni)
-      mma_products<M>(acc.promoted[mi][ni], acc.correction[mi][ni], hi.a[mi], lo.a[mi], hi.b[ni],
-                      lo.b[ni]);
+      mma_products<M, kCompensated<Me>>(acc.promoted[mi][ni], acc.correction[mi][ni], hi.a[mi],
+                                        lo.a[mi], hi.b[ni], lo.b[ni]);
   }
 }
 

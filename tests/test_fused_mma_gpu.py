@@ -166,3 +166,39 @@ def test_the_compensated_tile_is_the_more_accurate(handle, monkeypatch, tile, mo
     check_batch(mode, ta, tb, k, a, b, c64)
     ref = op(a.views(), ta).double() @ op(b.views(), tb).double()
     assert rel(c32.views(), ref) < rel(c64.views(), ref)
+
+
+def exact_lo_operand(rows, cols, g):
+    # x = h + l exactly: h in [1, 2) of 5 bits (hi in both splits, FP16 and TF32), l of 11 bits at
+    # 0.25-0.49 of an 11-bit hi's last place (lo, exact in both). Every lo is positive, so the lo·lo
+    # products (~2^-24 of each a·b) all add; and every sum of hi·hi products fits FP32's 24 bits, so
+    # the Tensor Core's truncation of those sums does not hide them (with hi of 11 bits spread over
+    # binades it erred as much, coherently: bench/results/README.md#chain).
+    h = (16 + torch.randint(0, 16, (rows, cols), generator=g, device="cuda")).double() / 16
+    lo = (1024 + torch.randint(0, 1000, (rows, cols), generator=g, device="cuda")).double() * 2.0 ** -22
+    return (h + lo).float(), h
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+@pytest.mark.parametrize("k", [40, 96, 300])
+def test_the_compensated_tile_adds_lo_lo(monkeypatch, tile, mode, k):
+    # Dropping lo·lo on these operands costs about u of |C|, coherently, and the exact product
+    # rounded once about 0.4 of that: the 32-wide tile, which adds lo·lo (sm80/fragments.cuh:
+    # mma_products), must err by less than 0.7 of it; the 64-wide tile, which drops it, by more
+    # (the data do what they are built for).
+    g = torch.Generator(device="cuda").manual_seed(k)
+    m, n = 70, 45
+    a, ha = exact_lo_operand(m, k, g)
+    bt, hbt = exact_lo_operand(n, k, g)
+    b, hb = bt.t().contiguous(), hbt.t()
+    monkeypatch.setenv("ECGEMM_FAMILY", f"fused_mma:{tile}/unsplit")
+    c = torch.full((m, n), float("nan"), device="cuda")
+    ecgemm.matmul(a, b, mode=mode, out=c)
+    ref = a.double() @ b.double()
+    err = torch.linalg.norm(c.double() - ref)
+    dropped = torch.linalg.norm((a.double() - ha) @ (b.double() - hb))
+    assert dropped > 0.9 * 2.0 ** -24 * torch.linalg.norm(ref)  # the data hold what the test needs
+    if tile == 32:
+        assert err < 0.7 * dropped, (float(err), float(dropped))
+    else:
+        assert err > 0.7 * dropped, (float(err), float(dropped))

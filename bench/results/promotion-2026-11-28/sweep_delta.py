@@ -1,8 +1,8 @@
-"""Two bench.random runs of one seed, case by case, in tf32tf32: for the products the second run routes to ROUTE (a
-substring of the route) and for the rest, the second run's own GPU time over the first's and how many ran below
-0.95x and 1.0x cuBLAS in each.
+"""Two bench.random runs of one seed, case by case, in MODE (tf32tf32 unless named): for the products the second run
+routes to ROUTE (a substring of the route) and for the rest, the first run's GPU time over the second's and how many
+ran below 0.95x and 1.0x cuBLAS in each.
 
-    python sweep_delta.py BEFORE/results.json.gz AFTER/results.json.gz "fused_mma method=tf32tf32 tile=32x32"
+    python sweep_delta.py BEFORE/results.json.gz AFTER/results.json.gz "fused_mma method=tf32tf32 tile=32x32" [MODE]
 """
 import gzip
 import json
@@ -10,18 +10,18 @@ import math
 import sys
 
 
-def cases(path):
+def cases(path, mode):
     d = json.load(gzip.open(path))
     out = {}
     for c in d["gemm"] + d.get("batched", []):
-        t = c["methods"].get("tf32tf32", {})
+        t = c["methods"].get(mode, {})
         if "x_cublas" in t:
             out[(c["id"], c.get("batch", 1))] = t
     return out
 
 
-def main(before, after, route):
-    b, a = cases(before), cases(after)
+def main(before, after, route, mode="tf32tf32"):
+    b, a = cases(before, mode), cases(after, mode)
     shared = [key for key in a if key in b]
     for name, keys in ((route, [x for x in shared if route in a[x]["route"]]),
                        ("the rest", [x for x in shared if route not in a[x]["route"]])):
@@ -32,4 +32,4 @@ def main(before, after, route):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])

@@ -5,7 +5,10 @@
 // kWarpTileM, kWarpTileN, kFragsM and kFragsN.
 #pragma once
 
+#include <cuda_fp16.h>
+
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "kernels/common/method.hpp"
@@ -54,6 +57,15 @@ __device__ __forceinline__ void load_frags(Frags<C>& f, uint32_t a_plane, uint32
   load_frags_b<C>(f, b_plane, warp_n, lane, step);
 }
 
+// Two FP16 values in one register, each times s.
+__device__ __forceinline__ uint32_t half2_times(uint32_t v, float s) {
+  __half2 h;
+  memcpy(&h, &v, 4);
+  h = __hmul2(h, __float2half2_rn(s));
+  memcpy(&v, &h, 4);
+  return v;
+}
+
 // The products of one A fragment and one B fragment, as method M issues them (Ootomo &
 // Yokota 2022; docs/numerics.md). Corrected: hi·hi with a zero accumulator, added to
 // `sum` by FP32 adds (round-to-nearest; the Tensor Core's own accumulation truncates),
@@ -62,9 +74,10 @@ __device__ __forceinline__ void load_frags(Frags<C>& f, uint32_t a_plane, uint32
 // (smallest first), so its error grows with k. One pass: hi·hi only.
 // kCompensated (docs/numerics.md section 3, "Short k"): each add into `sum` by Fast2Sum, its
 // rounding error into `corr` (in corr's units: halfhalf's carry 2^11), so the promotion chain
-// adds no error of its own; and tf32tf32 adds lo·lo, whose unscaled parts share corr's units.
-// Exact where |sum| >= |d|; where not (the first k-steps of a sum that cancels), the error
-// term is approximate, never lost.
+// adds no error of its own; and lo·lo joins `corr`: tf32tf32's unscaled parts share its units,
+// halfhalf's B lo is scaled back by 2^-11 first (exact but where it falls below FP16's normal
+// range, and then only lo·lo's own few bits round). Exact where |sum| >= |d|; where not (the
+// first k-steps of a sum that cancels), the error term is approximate, never lost.
 template <TcMethod M, bool kCompensated = false>
 __device__ __forceinline__ void mma_products(float (&sum)[4], float (&corr)[4],
                                              const uint32_t (&hi_a)[4], const uint32_t (&lo_a)[4],
@@ -74,6 +87,11 @@ __device__ __forceinline__ void mma_products(float (&sum)[4], float (&corr)[4],
   if constexpr (scheme_of(M) == Scheme::kCorrected) {
     const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if constexpr (kCompensated && M == TcMethod::kTf32Tf32) Mma::run(corr, lo_a, lo_b, corr);
+    if constexpr (kCompensated && M == TcMethod::kHalfHalf) {
+      const uint32_t lo_b_unscaled[2] = {half2_times(lo_b[0], 1.0f / kHalfLoScale),
+                                         half2_times(lo_b[1], 1.0f / kHalfLoScale)};
+      Mma::run(corr, lo_a, lo_b_unscaled, corr);
+    }
     Mma::run(corr, lo_a, hi_b, corr);
     Mma::run(corr, hi_a, lo_b, corr);
     float d[4];

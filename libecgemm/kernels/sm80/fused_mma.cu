@@ -420,7 +420,8 @@ struct Accumulators {
 
 // The 32-wide tile compensates its promotion (mma_products; docs/numerics.md section 3): it
 // serves the short k where the corrected products' own error is near SGEMM's. The 64-wide
-// tile's 32 outputs a thread leave no registers for it (ptxas spilled 16-40 bytes).
+// tile does not: with 32 outputs a thread the Fast2Sum's FP32 work outweighs the products
+// (0.755x its speed in tf32tf32, 0.831x in halfhalf: bench/results/README.md#chain).
 template <class Me>
 constexpr bool kCompensated = Me::kTile == 32;
 

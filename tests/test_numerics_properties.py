@@ -1,5 +1,7 @@
 """Properties of the split and of the emulated GEMMs, searched by hypothesis (CPU)."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -304,3 +306,74 @@ def test_exp_rand_draws_the_papers_distribution():
         numerics.exp_rand((2,), -127, 0)
     with pytest.raises(ValueError):
         numerics.exp_rand((2,), 3, 2)
+
+
+def exact_lo_operands(rows, k, cols, hi_bits, spread, rng):
+    """x = h + l exactly (float32), h of `hi_bits` bits in [1, 2) times 2^e, |e| <= spread, l of 11 bits
+    at 0.25-0.49 of an 11-bit hi's last place: both splits keep h as hi and l as lo exactly, every lo is
+    positive (tests/test_fused_mma_gpu.py, exact_lo_operand). Returns a, b and h_a, h_b (float64)."""
+    def operand(shape):
+        e = rng.integers(-spread, spread + 1, shape).astype(np.float64)
+        top = 1 << (hi_bits - 1)
+        h = (top + rng.integers(0, top, shape)) / top * np.exp2(e)
+        lo = (1024 + rng.integers(0, 1000, shape)) * np.exp2(e - 22)
+        x = (h + lo).astype(np.float32)
+        assert np.array_equal(x.astype(np.float64), h + lo)
+        return x, h
+    a, ha = operand((rows, k))
+    b, hb = operand((k, cols))
+    return a, b, ha, hb
+
+
+def nearest_float32_of_product(a, b):
+    """a @ b rounded once to float32 (the exact sum as fsum's value plus its remainder)."""
+    products = a.astype(np.float64)[:, :, None] * b.astype(np.float64)[None, :, :]  # exact
+    out = np.empty((a.shape[0], b.shape[1]), dtype=np.float32)
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            terms = list(products[i, :, j])
+            value = math.fsum(terms)
+            tail = math.fsum(terms + [-value])
+            out[i, j] = numerics.round_to(value, numerics.FP32, "rn", np.float64(tail))
+    return out
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+def test_the_compensated_tile_rounds_the_exact_product_once_where_its_sums_are_exact(mode):
+    # fused_mma's compensated promotion (compensate=True) with lo·lo: where every part and every
+    # Tensor Core sum is exact (hi of 5 bits, lo exact), what is left is the one rounding at the end.
+    # The plain chain drops lo·lo, ~u of each product, all of one sign here.
+    rng = np.random.default_rng(7)
+    a, b, _, _ = exact_lo_operands(16, 96, 12, 5, 0, rng)
+    nearest = nearest_float32_of_product(a, b)
+    compensated = numerics.gemm(a, b, mode, compensate=True)
+    plain = numerics.gemm(a, b, mode)
+    assert np.mean(compensated == nearest) >= 0.99
+    assert np.mean(plain == nearest) < 0.5
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+def test_the_tensor_cores_truncated_sums_are_positive_datas_floor(mode):
+    # With hi of 11 bits over 7 binades a k-step's hi·hi sum needs more bits than the Tensor Core
+    # keeps, and it truncates twice: inside (2 extra bits) and at its FP32 output (toward zero).
+    # On positive data those truncations add up, and the compensated tile errs about as much as
+    # the lo·lo it adds (chain-2026-11-28 call 4: 0.92-1.13 of it on an H100). A wider accumulator
+    # alone does not help; with it and a round-to-nearest output only the final rounding is left.
+    rng = np.random.default_rng(8)
+    a, b, ha, hb = exact_lo_operands(16, 96, 12, 11, 3, rng)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    dropped = np.linalg.norm((a - ha) @ (b - hb))
+
+    def err(**kw):
+        return np.linalg.norm(numerics.gemm(a, b, mode, compensate=True, **kw) - ref) / dropped
+
+    assert err() > 0.9
+    assert err(extra_bits=20) > 0.7
+    assert err(extra_bits=20, rounding="rn") < 0.6
+
+
+def test_compensate_models_the_one_promoted_chain():
+    a = np.ones((2, 8), dtype=np.float32)
+    for kw in ({"promote": False}, {"promote_block": 4}):
+        with pytest.raises(ValueError, match="compensate"):
+            numerics.gemm(a, a.T, "tf32tf32", compensate=True, **kw)

@@ -7,7 +7,8 @@
   enumeration of all 2^23 mantissas.
 - :func:`underflow_theory`, :func:`underflow_sampled` — P_u(e_v) and P_{u+gu}(e_v).
 - :func:`mma`, :func:`gemm` — a Tensor Core model (mma_rn / mma_rz) and every
-  ecgemm mode built on it; :func:`accumulation_experiment` — the paper's Figure 5.
+  ecgemm mode built on it (``compensate=True``: fused_mma's compensated tile);
+  :func:`accumulation_experiment` — the paper's Figure 5.
 - :func:`auto_choice` — ECGEMM_MODE_AUTO's per-row/column scales and route for given data.
 - :func:`block_choice`, :func:`auto_block_gemm` — AUTO with scales per k-block instead
   (issue 26): the choice, and the GEMM with the factors applied at promotion;

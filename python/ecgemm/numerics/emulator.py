@@ -21,7 +21,7 @@ import numpy as np
 
 from .._modes import MODES  # libecgemm's names, in ecgemmMode_t's order
 from .auto import auto_choice, scaled_operands, unscale
-from .rounding import FP32, accumulator_format, round_sum, round_to
+from .rounding import FP16, FP32, accumulator_format, round_sum, round_to
 from .split import LO_SCALE, split
 
 _SPLIT_METHOD = {"tf32": "tf32", "tf32tf32": "tf32", "fp16": "half", "halfhalf": "half",
@@ -85,7 +85,18 @@ def _promote_blocks(main, total, step, promote_block):
     return main, total
 
 
-def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_block=0):
+def _fast2sum_into(main, d, corr, scale):
+    """fused_mma's compensated promotion (sm80/fragments.cuh, mma_products<M, true>): t = s + d,
+    e = d - (t - s), each an FP32 round-to-nearest operation, then corr = fma(e, scale, corr).
+    Returns (t, corr)."""
+    with np.errstate(invalid="ignore"):  # Inf - Inf: main stands alone (the epilogue)
+        t = round_sum(main, d, FP32, "rn")
+        e = round_sum(d, -round_sum(t, -main, FP32, "rn"), FP32, "rn")
+        return t, round_sum(corr, e * scale, FP32, "rn")
+
+
+def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_block=0,
+                      compensate=False):
     method = _SPLIT_METHOD[mode]
     with np.errstate(invalid="ignore"):  # widening a signalling NaN raises "invalid"
         a_hi, a_lo, b_hi, b_lo = (_as_read_by_tensor_core(part, method).astype(np.float64)
@@ -105,9 +116,16 @@ def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_bl
         elif mode in ("tf32", "fp16"):
             main = _mma64(ah, bh, main, rounding, acc_fmt)
         else:
-            corr = _mma64(a_lo[..., :, ks], bh, corr, rounding, acc_fmt)
-            corr = _mma64(ah, b_lo[..., ks, :], corr, rounding, acc_fmt)
-            if promote:  # zero accumulator in, FP32 round-to-nearest add outside
+            al, bl = a_lo[..., :, ks], b_lo[..., ks, :]
+            if compensate:  # lo·lo first, in corr's units: FP16's B lo scaled back by 2^-11 (HMUL2)
+                bl_down = bl if method == "tf32" else round_to(bl / LO_SCALE[method], FP16, "rn")
+                corr = _mma64(al, bl_down, corr, rounding, acc_fmt)
+            corr = _mma64(al, bh, corr, rounding, acc_fmt)
+            corr = _mma64(ah, bl, corr, rounding, acc_fmt)
+            if compensate:
+                main, corr = _fast2sum_into(main, _mma64(ah, bh, zero, rounding, acc_fmt), corr,
+                                            LO_SCALE[method])
+            elif promote:  # zero accumulator in, FP32 round-to-nearest add outside
                 main = round_sum(main, _mma64(ah, bh, zero, rounding, acc_fmt), FP32, "rn")
                 main, total = _promote_blocks(main, total, step, promote_block)
             else:
@@ -135,20 +153,20 @@ def _epilogue(acc, alpha, beta, c):
         return round_sum(ab, beta * np.asarray(c, dtype=np.float64), FP32, "rn")
 
 
-def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote, promote_block):
+def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote, promote_block, compensate):
     """AUTO (auto.py): halfhalf's (or tf32tf32's) products of the scaled operands, scaled back."""
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("mode 'auto' is modelled for 2-D operands")
     choice = auto_choice(a, b)
     a_s, b_s = scaled_operands(a, b, choice)
     acc = _tensor_core_gemm(a_s, b_s, choice.mode, rounding, acc_fmt, tile_k or TILE_K[choice.mode],
-                            promote, promote_block)
+                            promote, promote_block, compensate)
     return unscale(acc, choice).astype(np.float64)
 
 
 def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
          rounding: str = "rz", extra_bits: int = DEFAULT_EXTRA_BITS, tile_k: int | None = None,
-         promote: bool = True, promote_block: int = 0) -> np.ndarray:
+         promote: bool = True, promote_block: int = 0, compensate: bool = False) -> np.ndarray:
     """alpha · a @ b + beta · c computed as `mode` computes it on a Tensor Core.
 
     a (..., M, K) and b (..., K, N) float32. mode: one of MODES. rounding: the Tensor
@@ -156,7 +174,10 @@ def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
     tile_k: k per MMA (default TILE_K[mode]). promote=False accumulates hi·hi inside the
     Tensor Core too (the naive corrected GEMM the paper improves on). promote_block > 0:
     the promoted hi·hi sums restart every `promote_block` k-steps, each block's sum added
-    to a second FP32 accumulator (two-level; the kernels keep one chain). Returns float32.
+    to a second FP32 accumulator (two-level; the kernels keep one chain). compensate=True:
+    fused_mma's 32-wide tile (docs/numerics.md section 3): each k-step's hi·hi sum joins the
+    promoted sum by Fast2Sum, its error into the correction, and lo·lo joins the correction
+    too (corrected modes; not with promote=False or promote_block). Returns float32.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -168,16 +189,19 @@ def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
         raise ValueError(f"gemm: shapes {a.shape} and {b.shape} do not multiply")
     if beta != 0.0 and c is None:
         raise ValueError("beta != 0 needs c")
+    if compensate and (not promote or promote_block):
+        raise ValueError("compensate models the tile's one promoted chain: not with promote=False "
+                         "or promote_block")
     if alpha == 0.0:
         acc = np.zeros(np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1])))
     elif mode == "fp32":
         acc = _fp32_gemm(a.astype(np.float64), b.astype(np.float64))
     elif mode == "auto":
         acc = _auto_gemm(a, b, rounding, accumulator_format(extra_bits), tile_k, promote,
-                         promote_block)
+                         promote_block, compensate)
     else:
         acc = _tensor_core_gemm(a, b, mode, rounding, accumulator_format(extra_bits),
-                                tile_k or TILE_K[mode], promote, promote_block)
+                                tile_k or TILE_K[mode], promote, promote_block, compensate)
     return _epilogue(acc, alpha, beta, c).astype(np.float32)
 
 

@@ -95,8 +95,15 @@ def _fast2sum_into(main, d, corr, scale):
         return t, round_sum(corr, e * scale, FP32, "rn")
 
 
+def _half_ulp_of(d):
+    """Half an FP32 ulp of each value of d, signed like it (0 where d is 0 or not finite)."""
+    with np.errstate(invalid="ignore"):
+        _, e = np.frexp(np.where(np.isfinite(d), d, 0.0))  # d = f * 2**e, f in [0.5, 1)
+        return np.where(np.isfinite(d) & (d != 0), np.sign(d) * np.ldexp(1.0, e - 25), 0.0)
+
+
 def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_block=0,
-                      compensate=False):
+                      compensate=False, half_ulp_offset=False):
     method = _SPLIT_METHOD[mode]
     with np.errstate(invalid="ignore"):  # widening a signalling NaN raises "invalid"
         a_hi, a_lo, b_hi, b_lo = (_as_read_by_tensor_core(part, method).astype(np.float64)
@@ -106,6 +113,7 @@ def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_bl
     corr = np.zeros(out_shape)
     zero = np.zeros(out_shape)
     total = np.zeros(out_shape)
+    offset = np.zeros(out_shape)  # the hi·hi MMA's accumulator: 0, or half_ulp_offset's
     for step, k0 in enumerate(range(0, a.shape[-1], tile_k)):
         ks = slice(k0, k0 + tile_k)
         ah, bh = a_hi[..., :, ks], b_hi[..., ks, :]
@@ -123,8 +131,10 @@ def _tensor_core_gemm(a, b, mode, rounding, acc_fmt, tile_k, promote, promote_bl
             corr = _mma64(al, bh, corr, rounding, acc_fmt)
             corr = _mma64(ah, bl, corr, rounding, acc_fmt)
             if compensate:
-                main, corr = _fast2sum_into(main, _mma64(ah, bh, zero, rounding, acc_fmt), corr,
-                                            LO_SCALE[method])
+                d = _mma64(ah, bh, offset, rounding, acc_fmt)
+                main, corr = _fast2sum_into(main, d, corr, LO_SCALE[method])
+                if half_ulp_offset:
+                    offset = _half_ulp_of(d)
             elif promote:  # zero accumulator in, FP32 round-to-nearest add outside
                 main = round_sum(main, _mma64(ah, bh, zero, rounding, acc_fmt), FP32, "rn")
                 main, total = _promote_blocks(main, total, step, promote_block)
@@ -153,20 +163,22 @@ def _epilogue(acc, alpha, beta, c):
         return round_sum(ab, beta * np.asarray(c, dtype=np.float64), FP32, "rn")
 
 
-def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote, promote_block, compensate):
+def _auto_gemm(a, b, rounding, acc_fmt, tile_k, promote, promote_block, compensate,
+               half_ulp_offset):
     """AUTO (auto.py): halfhalf's (or tf32tf32's) products of the scaled operands, scaled back."""
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("mode 'auto' is modelled for 2-D operands")
     choice = auto_choice(a, b)
     a_s, b_s = scaled_operands(a, b, choice)
     acc = _tensor_core_gemm(a_s, b_s, choice.mode, rounding, acc_fmt, tile_k or TILE_K[choice.mode],
-                            promote, promote_block, compensate)
+                            promote, promote_block, compensate, half_ulp_offset)
     return unscale(acc, choice).astype(np.float64)
 
 
 def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
          rounding: str = "rz", extra_bits: int = DEFAULT_EXTRA_BITS, tile_k: int | None = None,
-         promote: bool = True, promote_block: int = 0, compensate: bool = False) -> np.ndarray:
+         promote: bool = True, promote_block: int = 0, compensate: bool = False,
+         half_ulp_offset: bool = False) -> np.ndarray:
     """alpha · a @ b + beta · c computed as `mode` computes it on a Tensor Core.
 
     a (..., M, K) and b (..., K, N) float32. mode: one of MODES. rounding: the Tensor
@@ -177,7 +189,11 @@ def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
     to a second FP32 accumulator (two-level; the kernels keep one chain). compensate=True:
     fused_mma's 32-wide tile (docs/numerics.md section 3): each k-step's hi·hi sum joins the
     promoted sum by Fast2Sum, its error into the correction, and lo·lo joins the correction
-    too (corrected modes; not with promote=False or promote_block). Returns float32.
+    too (corrected modes; not with promote=False or promote_block). half_ulp_offset=True (with
+    compensate; a what-if, no kernel does it yet): each k-step's hi·hi MMA starts from half an
+    FP32 ulp of the previous step's hi·hi sum, signed like it, instead of 0, so that the Tensor
+    Core's output rounding toward zero rounds that sum to nearest where its binade holds
+    (docs/numerics.md section 3). Returns float32.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -192,16 +208,19 @@ def gemm(a, b, mode: str, *, alpha: float = 1.0, beta: float = 0.0, c=None,
     if compensate and (not promote or promote_block):
         raise ValueError("compensate models the tile's one promoted chain: not with promote=False "
                          "or promote_block")
+    if half_ulp_offset and not compensate:
+        raise ValueError("half_ulp_offset is modelled on the compensated tile: pass compensate=True")
     if alpha == 0.0:
         acc = np.zeros(np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1])))
     elif mode == "fp32":
         acc = _fp32_gemm(a.astype(np.float64), b.astype(np.float64))
     elif mode == "auto":
         acc = _auto_gemm(a, b, rounding, accumulator_format(extra_bits), tile_k, promote,
-                         promote_block, compensate)
+                         promote_block, compensate, half_ulp_offset)
     else:
         acc = _tensor_core_gemm(a, b, mode, rounding, accumulator_format(extra_bits),
-                                tile_k or TILE_K[mode], promote, promote_block, compensate)
+                                tile_k or TILE_K[mode], promote, promote_block, compensate,
+                                half_ulp_offset)
     return _epilogue(acc, alpha, beta, c).astype(np.float32)
 
 

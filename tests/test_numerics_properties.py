@@ -110,13 +110,20 @@ def _residual(result, a, b, c, alpha, beta):
     return float(np.linalg.norm(result.astype(np.float64) - ref))
 
 
+# The promotion as the plane and wgmma kernels and fused_mma's 64-wide tile run it; as the 32-wide
+# tile runs it (compensated, with lo·lo); and the lab's what-if on top of that (half_ulp_offset).
+CHAINS = {"plain": {}, "compensated": {"compensate": True},
+          "half-ulp": {"compensate": True, "half_ulp_offset": True}}
+
+
+@pytest.mark.parametrize("chain", sorted(CHAINS))
 @pytest.mark.parametrize("mode", sorted(DOCUMENTED_RANGE))
 @PROFILE
 @given(data=st.data())
-def test_emulated_corrected_gemm_is_as_accurate_as_fp32(mode, data):
+def test_emulated_corrected_gemm_is_as_accurate_as_fp32(mode, chain, data):
     a, b, c, alpha, beta = data.draw(gemm_cases(mode))
     fp32 = numerics.gemm(a, b, "fp32", alpha=alpha, beta=beta, c=c)
-    ours = numerics.gemm(a, b, mode, alpha=alpha, beta=beta, c=c)
+    ours = numerics.gemm(a, b, mode, alpha=alpha, beta=beta, c=c, **CHAINS[chain])
     res_fp32 = _residual(fp32, a, b, c, alpha, beta)
     res_ours = _residual(ours, a, b, c, alpha, beta)
     assert res_ours <= accepted_error(res_fp32, a, b, c, alpha, beta), (res_ours, res_fp32)

@@ -149,7 +149,7 @@ def test_positive_data_long_k(handle, mode):
 def test_the_compensated_tile_is_the_more_accurate(handle, monkeypatch, tile, mode, ta, tb, m, n, k,
                                                    positive):
     # The same batch (not split) on both tiles: each output sums the same products in the same
-    # order, but the 32-wide tile compensates its promotion and adds tf32tf32's lo·lo
+    # order, but the 32-wide tile compensates its promotion and adds lo·lo
     # (docs/numerics.md section 3, "Short k"). Its error must be the smaller, on data that
     # cancels and on positive data, where nothing hides a biased sum.
     if tile != 32:

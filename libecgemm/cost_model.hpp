@@ -124,4 +124,10 @@ constexpr double kFusedWgmmaGuardCost = 1.09;
 // 1.15-1.35x tf32tf32's time there.
 constexpr double kFusedMmaGuardCost = 1.04;
 
+// The plane route's walking mainloop (PlanesPlan::walk) against the rows, which were fitted on one
+// CTA a tile: priced as those rows times this, the median of walk over plain on the same plans
+// (H200, 27 grids of more than five waves at <= 16 K slices a CTA: 0.86-0.98x, median 0.94;
+// bench/results/README.md#walk).
+constexpr double kPlanesWalkCost = 0.94;
+
 }  // namespace ecgemm::detail

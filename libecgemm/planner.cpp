@@ -165,6 +165,8 @@ void price(const Context& c, Plan& p) {
   if (const auto* mma = std::get_if<FusedMmaPlan>(&p.detail);
       mma != nullptr && !mma->fp32 && c.ctx.mode == ECGEMM_MODE_AUTO && p.method == TcMethod::kTf32Tf32)
     p.fitted_us *= kFusedMmaGuardCost;
+  if (const auto* w = std::get_if<PlanesPlan>(&p.detail); w != nullptr && w->walk)
+    p.fitted_us *= kPlanesWalkCost;
   p.estimate_us = std::max(p.fitted_us, dram_floor_us(f, c.dev));
 }
 
@@ -421,6 +423,11 @@ std::optional<Plan> pinned_plan(const Context& c, const FamilyPin& pin) {
   // "planes/unsplit", "fused_wgmma[:narrow]/unsplit": k in one split (the A/B of full-grid splits).
   if (pin.unsplit && (p.family == Family::kPlanes || p.family == Family::kFusedWgmma))
     if (const std::optional<Plan> whole = resplit(c, p, 1)) return *whole;
+  if (const auto* w = std::get_if<PlanesPlan>(&p.detail); w != nullptr && pin.walk) {
+    PlanesPlan v = *w;
+    v.walk = *pin.walk && planes_can_walk(p.method, v, c.dev);
+    return replanned(c, p, v);
+  }
   return p;
 }
 
@@ -487,7 +494,8 @@ struct Describer {
     return std::snprintf(out, len, "layout=along_len lanes=%d splits=%d", g.row_lanes, g.splits);
   }
   int operator()(const PlanesPlan& w) const {
-    return std::snprintf(out, len, "tile=%dx%d splits=%d", kTileM, kTileN, w.splits);
+    return std::snprintf(out, len, "tile=%dx%d splits=%d%s", kTileM, kTileN, w.splits,
+                         w.walk ? " walk" : "");
   }
   int operator()(const PlanesAutoPlan& a) const {
     return std::snprintf(out, len, "tile=%dx%d splits=%d/%d", kTileM, kTileN, a.half.splits,
@@ -581,6 +589,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   pin->narrow = false;
   pin->gemv_form = GemvForm::kAny;
   pin->simt_tile.reset();
+  pin->walk.reset();
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
     if (products == "tf32tf32") pin->auto_products = TcMethod::kTf32Tf32;
@@ -607,6 +616,10 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     }
     if (f == Family::kSimt && !form && (tile == "stream" || tile == "strips" || tile == "dot")) {
       pin->simt_tile = tile == "stream" ? SimtTile::kStream : tile == "strips" ? SimtTile::kStrips : SimtTile::kDot;
+      return true;
+    }
+    if (f == Family::kPlanes && !form && (tile == "walk" || tile == "plain")) {
+      pin->walk = tile == "walk";
       return true;
     }
     const bool unsplit_only = pin->unsplit && !pin->auto_products && !pin->fp32;

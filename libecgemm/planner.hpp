@@ -39,7 +39,9 @@ const char* family_name(Family family);
 // gemv's fixed groups, "gemv:lines" its lines kernel where it applies (GemvPlan::line_lanes);
 // "fused_wgmma:narrow" its narrow tiles where the call has a side they take (fused_wgmma_narrow);
 // "simt:stream", "simt:strips" and "simt:dot" simt's short-k tiles where the call may take the
-// one named (simt_alternative: the head-to-head calibration of their rows).
+// one named (simt_alternative: the head-to-head calibration of their rows); "planes:walk" and
+// "planes:plain" the plane route's wgmma mainloop as persistent CTAs or one CTA a tile
+// (PlanesPlan::walk) where that mainloop runs.
 enum class GemvForm { kAny, kWide, kLines };
 struct FamilyPin {
   Family family = Family::kSimt;
@@ -50,6 +52,7 @@ struct FamilyPin {
   bool narrow = false;  // fused_wgmma's narrow tiles
   GemvForm gemv_form = GemvForm::kAny;  // kWide: the fixed groups, no split inside the CTA (plan_gemv's `wide`)
   std::optional<SimtTile> simt_tile;    // kStream, kStrips or kDot
+  std::optional<bool> walk;             // planes: the walking mainloop, or one CTA a tile
 };
 
 struct Plan {

@@ -617,3 +617,30 @@ def test_gemv_lines_stream_with_more_blocks_only_on_many_waves_of_one_column(pla
         assert got == blocks, (m, n, batch, got)
         grid = -(-m * batch // (256 // lanes))  # blocks of 32 lines, across the batch's products
         assert waves == -(-grid // (blocks * SMS)), (m, batch, waves)
+
+
+@pytest.mark.parametrize("mode", ["tf32tf32", "halfhalf"])
+def test_the_plane_route_walks_many_waves_of_few_slices(plan_on, mode):
+    """The plane route's wgmma mainloop walks (persistent CTAs) on grids of more than five waves whose CTAs run at
+    most 16 K slices, and is priced at its row times kPlanesWalkCost there (bench/results/README.md#walk);
+    "planes:walk" / "planes:plain" pin either kernel on the same plan."""
+    walk_cost = cost_constant("kPlanesWalkCost")
+    assert 0.8 < walk_cost < 1.0
+    for (m, n, k), walks in (((8192, 8192, 64), True), ((13229, 14746, 53), True), ((4096, 4096, 256), True),
+                             ((2048, 2048, 64), False), ((2560, 2560, 64), False), ((4096, 4096, 4096), False),
+                             ((200, 300, 100), False)):
+        _, text, _ = plan_on(mode, m, n, k, family="planes")
+        assert (" walk " in text) == walks, text
+        s_walk, walk, _ = plan_on(mode, m, n, k, family="planes:walk")
+        s_plain, plain, _ = plan_on(mode, m, n, k, family="planes:plain")
+        assert s_walk == s_plain == STATUS["SUCCESS"] and " walk " in walk and " walk " not in plain, (walk, plain)
+        assert {**fields(walk), "est": None} == {**fields(plain), "est": None}, (walk, plain)
+        # The walk's factor, or the DRAM floor both stand on (no plan moves its bytes faster).
+        assert _est(walk) == pytest.approx(walk_cost * _est(plain), rel=0.01) or _est(walk) <= _est(plain), \
+            (walk, plain)
+    _, walk, _ = plan_on(mode, 8192, 8192, 64, family="planes:walk")
+    _, plain, _ = plan_on(mode, 8192, 8192, 64, family="planes:plain")
+    assert _est(walk) == pytest.approx(walk_cost * _est(plain), rel=0.01), (walk, plain)  # off the floor
+    # Batches never take the plane route, and a form of another family is no pin of it.
+    assert plan_on(mode, 64, 64, 64, family="planes:walk", batch=4)[0] == STATUS["NOT_SUPPORTED"]
+    assert plan_on(mode, 64, 64, 64, family="planes:narrow")[0] == STATUS["INVALID_VALUE"]

@@ -186,8 +186,11 @@ def guard_cost(family="fused_wgmma"):
 
 def plan_factor(text):
     """What the library multiplies a plan's row estimate by (planner.cpp: price): AUTO's guard on the fused families
-    (their plans say wide=fp32; fused_mma's FP32 form has no guard and says method=fp32)."""
+    (their plans say wide=fp32; fused_mma's FP32 form has no guard and says method=fp32), and the plane route's
+    walking mainloop (its plans say walk)."""
     fields = dict(t.split("=", 1) for t in text.split() if "=" in t)
+    if fields.get("family") == "planes" and "walk" in text.split():
+        return cost_constant("kPlanesWalkCost")
     if fields.get("wide") != "fp32" or fields.get("method") != "tf32tf32":
         return 1.0
     return guard_cost(fields["family"])

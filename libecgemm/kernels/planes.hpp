@@ -28,6 +28,7 @@ constexpr int kPadKBytes = 128;
 struct PlanesPlan {
   int64_t m_pad = 0, n_pad = 0, k_pad = 0;  // operand extents after zero padding
   int splits = 1;                           // split-K factor
+  bool walk = false;  // the wgmma mainloop as persistent CTAs walking the tiles (plan.cpp: the rule)
   size_t a_hi = 0, a_lo = 0, b_hi = 0, b_lo = 0, partials = 0;
   size_t bytes = 0;
 };
@@ -40,6 +41,9 @@ inline int64_t planes_tiles(const PlanesPlan& w) { return (w.m_pad / kTileM) * (
 // one per 8 k-tiles, and as the cap allows) in place of the family's own count.
 PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
                               size_t max_bytes = SIZE_MAX, int splits = 0);
+
+// Whether this GPU and build run `plan` on the wgmma mainloop, which alone walks (PlanesPlan::walk).
+bool planes_can_walk(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev);
 
 // The mainloop's grid and the planes' traffic (written by the split pass, read back).
 GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev);

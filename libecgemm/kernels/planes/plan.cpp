@@ -3,8 +3,19 @@
 
 #include "kernels/common/splitk_plan.hpp"
 #include "kernels/planes.hpp"
+#include "kernels/planes/parts.hpp"
 
 namespace ecgemm::detail {
+namespace {
+
+// Where the wgmma mainloop walks (PlanesPlan::walk): H200, the plane route pinned, walk over one
+// CTA a tile on the same plans, 0.86-0.98x the time (median 0.94) on 27 grids of 5.9-124 waves at
+// <= 16 slices a CTA (k 33-1024); 0.95-1.06x on grids of 2-4.4 waves (split-K or not), 1.00-1.01x at
+// 32-256 slices a CTA (bench/results/README.md#walk, calls 1 and 4).
+constexpr int64_t kWalkMinWaves = 5;
+constexpr int64_t kWalkMaxSlices = 16;
+
+}  // namespace
 
 PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
                               const DeviceInfo& dev, size_t max_bytes, int splits) {
@@ -47,7 +58,17 @@ PlanesPlan plan_planes(TcMethod method, int64_t m, int64_t n, int64_t k,
   w.splits = static_cast<int>(std::min<size_t>(w.splits, std::max<size_t>(1, room / partial_plane)));
   if (w.splits > 1) w.partials = take(w.splits * partial_plane);
   w.bytes = off;
+  // Persistent CTAs on grids of several waves whose CTAs run few K slices, where a tile's
+  // fixed cost (CTA launch, ring setup, pipeline fill, its stores not overlapping the next
+  // tile's loads) weighs most; past that they ran as the plain kernel (the figures above).
+  const int64_t slices_per_split = (w.k_pad / slice + w.splits - 1) / w.splits;
+  w.walk = tiles * w.splits > kWalkMinWaves * dev.sm_count && slices_per_split <= kWalkMaxSlices &&
+           planes_can_walk(method, w, dev);
   return w;
+}
+
+bool planes_can_walk(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev) {
+  return planes_wgmma_usable(method, plan, dev);
 }
 
 GridShape planes_grid(TcMethod method, const PlanesPlan& plan, const DeviceInfo& dev) {

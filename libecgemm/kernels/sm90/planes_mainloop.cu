@@ -1,10 +1,12 @@
 // The planes family's wgmma mainloop (sm_90a) over the pre-split, K-major, zero-padded
 // operand planes that the split pass (planes/split_pass.cu) writes.
 //
-// One CTA computes a 128 x 128 tile of C with three warpgroups: a producer that
+// A CTA computes 128 x 128 tiles of C with three warpgroups: a producer that
 // streams 128-byte K slices of every plane into a ring of shared-memory stages with
 // the copy engine (TMA, 128-byte swizzle, completion on mbarriers), and two
-// consumers, each owning 64 rows x 128 columns, that issue m64n128 wgmmas.
+// consumers, each owning 64 rows x 128 columns, that issue m64n128 wgmmas. One CTA a
+// tile (planes_wgmma_kernel), or persistent CTAs walking the tiles (planes_wgmma_walk_kernel:
+// AUTO's routes, and the plain methods' plans with PlanesPlan::walk).
 //
 // The consumers and the error correction are sm90/wgmma_consumer.cuh's.
 #include <cuda.h>  // CUtensorMap and its enums only: the encoder comes from the runtime
@@ -50,7 +52,7 @@ struct PlaneMaps {
 struct Problem {
   int64_t tiles_m, tiles_n;
   int64_t k_slices, slices_per_split;
-  int64_t splits;   // split-K factor (gridDim.z in the plain kernel; AUTO's CTAs walk them)
+  int64_t splits;   // split-K factor (gridDim.z in the plain kernel; the walk kernel's CTAs walk them)
   int64_t m_pad, n_pad;
   float* partials;  // split-K only
   GemmArgs args;
@@ -122,7 +124,7 @@ template <TcMethod M, bool kAuto>
 __device__ __forceinline__ void store_tile(const Accumulators<>& acc, const Problem& p,
                                            const Tile& tile, int64_t split, int consumer) {
   const int64_t row0 = tile.m0 + consumer * kConsumerRows, col0 = tile.n0;
-  const Epilogue epi = Epilogue::of(p.args.scalars, kAuto ? p.splits == 1 : gridDim.z == 1);
+  const Epilogue epi = Epilogue::of(p.args.scalars, p.splits == 1);
   float* partial = epi.direct ? nullptr : p.partials + split * p.m_pad * p.n_pad;
   // AUTO: this thread's 2 row and 32 column exponents (0 where nothing is to undo: split-K
   // partials stay scaled for the reduction, unscaled routes), read before the first
@@ -194,28 +196,34 @@ planes_wgmma_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constan
 #endif
 }
 
-// AUTO (gemm_args.hpp): one launch per route, the route not taken returning at once.
-// Persistent CTAs (one an SM) walk the tiles and splits, so that a launch that returns
-// costs one wave, not the tiles' (an empty launch of every tile cost ~60 us at 4096^3 on
-// an H200), and each route keeps one body: both in one kernel ran 677 us against
-// halfhalf's 617 at 4096^3, 8x the warps stalled on instruction fetch (ncu). A CTA's
-// tiles continue one ring sequence, so its producer loads the next tile while its
-// consumers store this one. H200, 4096^3, type-1 data: 629 us, as plain halfhalf's
-// tiles, and 1.5 us for the launch that returns. The plain kernel above keeps its own
-// body: sharing AUTO's epilogue through a switch measured 11-13% slower on
-// epilogue-bound shapes. (Measurements: bench/results/README.md.)
-template <TcMethod M>
+// Persistent CTAs (one an SM) walking the tiles and splits (common/tile_scheduler.cuh). A
+// CTA's tiles continue one ring sequence, so its producer loads the next tile while its
+// consumers finish and store this one, and a new tile costs no CTA launch, ring setup or
+// pipeline fill: on grids of many waves whose tiles run few K slices, that fixed cost is
+// most of a tile's time (docs/architecture.md: planes). kAuto: AUTO's launch, one per route
+// (gemm_args.hpp), the route not taken returning at once, so that it costs one wave, not the
+// tiles' (an empty launch of every tile cost ~60 us at 4096^3 on an H200), and each route
+// keeps one body: both in one kernel ran 677 us against halfhalf's 617 at 4096^3, 8x the warps
+// stalled on instruction fetch (ncu). H200, 4096^3, type-1 data: 629 us, as plain halfhalf's
+// tiles, and 1.5 us for the launch that returns. kAuto is a template argument: AUTO's epilogue
+// behind a run-time switch ran 11-13% slower on epilogue-bound shapes. (Measurements:
+// bench/results/README.md, #walk for the plain methods.)
+template <TcMethod M, bool kAuto>
 __global__ void __launch_bounds__(kThreads, 1)
-planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
-                         const __grid_constant__ Problem p) {
+planes_wgmma_walk_kernel(const __grid_constant__ PlaneMaps maps, const __grid_constant__ Problem p) {
 #if defined(ECGEMM_SM90A_DEVICE)
   using T = WgmmaTraits<M>;
-  if (route_skipped(p.args.scale)) return;
+  if constexpr (kAuto)
+    if (route_skipped(p.args.scale)) return;
   extern __shared__ char smem_raw[];
   __shared__ __align__(8) uint64_t full_bars[T::kStages], empty_bars[T::kStages];
   const uint32_t ring = (smem_u32(smem_raw) + kSmemAlign - 1) & ~uint32_t(kSmemAlign - 1);
   const uint32_t full = smem_u32(full_bars), empty = smem_u32(empty_bars);
   setup_ring<M>(maps, full, empty);
+  if constexpr (!kAuto) {  // a dependent of the split pass, as the plain kernel
+    wait_for_prior_grids();
+    allow_dependents();
+  }
   const int group = threadIdx.x / 128;
   uint64_t seq = 0;
   if (group == 0) {
@@ -239,7 +247,7 @@ planes_wgmma_auto_kernel(const __grid_constant__ PlaneMaps maps,
                          acc.clear();
                          consume<M, T::kStages>(acc, count, stage, full, empty, group - 1, seq,
                                                 true);
-                         store_tile<M, true>(acc, p, tile, split, group - 1);
+                         store_tile<M, kAuto>(acc, p, tile, split, group - 1);
                          seq += count;
                        });
   }
@@ -267,13 +275,21 @@ bool encode_plane(CUtensorMap* map, TcMethod method, const char* plane, int64_t 
 }
 
 template <TcMethod M>
-cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, int splits, int device,
+cudaError_t launch_kernel(const PlaneMaps& maps, const Problem& p, bool walk, const DeviceInfo& dev,
                           cudaStream_t stream) {
-  constexpr auto kernel = planes_wgmma_kernel<M>;
   constexpr int kSmem = WgmmaTraits<M>::kSmemBytes;
-  const cudaError_t err = opt_in_shared_memory<kernel>(device, kSmem);
+  if (walk) {  // persistent: at most one CTA an SM
+    constexpr auto kernel = planes_wgmma_walk_kernel<M, false>;
+    const cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, kSmem);
+    if (err != cudaSuccess) return err;
+    const int64_t work = p.tiles_m * p.tiles_n * p.splits;
+    const auto ctas = static_cast<unsigned>(work < dev.sm_count ? work : dev.sm_count);
+    return launch({ctas, kThreads, kSmem, stream, true}, kernel, maps, p);
+  }
+  constexpr auto kernel = planes_wgmma_kernel<M>;
+  const cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, kSmem);
   if (err != cudaSuccess) return err;
-  const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
+  const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(p.splits));
   return launch({grid, kThreads, kSmem, stream, true}, kernel, maps, p);
 }
 
@@ -304,7 +320,7 @@ cudaError_t launch_method(const GemmArgs& args, const PlanesPlan& w, char* ws,
   PlaneMaps maps;
   Problem p;
   if (!describe<M>(args, w, ws, &maps, &p)) return cudaErrorInvalidValue;
-  const cudaError_t err = launch_kernel<M>(maps, p, w.splits, dev.ordinal, stream);
+  const cudaError_t err = launch_kernel<M>(maps, p, w.walk, dev, stream);
   if (err != cudaSuccess || w.splits == 1) return err;
   return launch_splitk_reduce(args, planes_partials(w, ws), stream, true);
 }
@@ -333,7 +349,7 @@ namespace {
 template <TcMethod M>
 cudaError_t launch_auto_route(const PlaneMaps& maps, const Problem& p, const DeviceInfo& dev,
                               cudaStream_t stream) {
-  constexpr auto kernel = planes_wgmma_auto_kernel<M>;
+  constexpr auto kernel = planes_wgmma_walk_kernel<M, true>;
   constexpr int kSmem = WgmmaTraits<M>::kSmemBytes;
   const cudaError_t err = opt_in_shared_memory<kernel>(dev.ordinal, kSmem);
   if (err != cudaSuccess) return err;

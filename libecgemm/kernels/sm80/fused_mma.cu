@@ -444,6 +444,30 @@ __device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, 
   }
 }
 
+// A stage's products: its k-steps in turn. The 32-wide tile's tf32tf32 steps are unrolled: in a
+// rolled loop the Fast2Sum's sums changed registers every step and ptxas copied them back, 8
+// moves and the loop's own ~6 instructions beside 8 HMMAs in a step of 58. Unrolled, the same
+// bits in 0.84-0.98x the time on 96 of the random sample's products, AUTO's guarded form (two
+// steps a turn: fully unrolled, ptxas spilled 16 bytes) 0.88-0.99x. halfhalf's two steps a stage
+// stay rolled: 0.86-0.98x on 95 of them, 1.22x on one (bench/results/README.md#tiles).
+template <TcMethod M, class Me>
+constexpr bool kUnrolledSteps = Me::kTile == 32 && M == TcMethod::kTf32Tf32;
+
+template <TcMethod M, class Me, bool kGuard>
+__device__ __forceinline__ void stage_products(Accumulators<Me>& acc, uint32_t split, int warp_m,
+                                               int warp_n, int lane) {
+  if constexpr (kUnrolledSteps<M, Me> && !kGuard) {
+#pragma unroll
+    for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+  } else if constexpr (kUnrolledSteps<M, Me>) {
+#pragma unroll 2
+    for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+  } else {
+#pragma unroll 1
+    for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+  }
+}
+
 // The scaled form's factor 2^(E_i - 14) 2^(E_j - 14) for each of this thread's outputs in
 // one stage (fragment element x: row g + 8 (x / 2), column 2t + x % 2): a power of two in
 // [2^-148, 2^92], so the FMAs that apply it round once and only there.
@@ -740,9 +764,7 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
       products_scaled<Me>(acc, StageScales<Me>(unscale, warp_m, warp_n, lane), split, warp_m,
                           warp_n, lane);
     } else {
-#pragma unroll 1
-      for (int step = 0; step < Me::kSteps; ++step)
-        mma_step<M>(acc, split, warp_m, warp_n, lane, step);
+      stage_products<M, Me, kGuard>(acc, split, warp_m, warp_n, lane);
     }
   };
 

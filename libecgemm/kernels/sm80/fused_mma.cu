@@ -450,22 +450,16 @@ __device__ __forceinline__ void mma_step(Accumulators<Me>& acc, uint32_t split, 
 // bits in 0.84-0.98x the time on 96 of the random sample's products, AUTO's guarded form (two
 // steps a turn: fully unrolled, ptxas spilled 16 bytes) 0.88-0.99x. halfhalf's two steps a stage
 // stay rolled: 0.86-0.98x on 95 of them, 1.22x on one (bench/results/README.md#tiles).
-template <TcMethod M, class Me>
-constexpr bool kUnrolledSteps = Me::kTile == 32 && M == TcMethod::kTf32Tf32;
+template <TcMethod M, class Me, bool kGuard>
+constexpr int kStepsPerTurn =
+    Me::kTile == 32 && M == TcMethod::kTf32Tf32 ? (kGuard ? 2 : Me::kSteps) : 1;
 
 template <TcMethod M, class Me, bool kGuard>
 __device__ __forceinline__ void stage_products(Accumulators<Me>& acc, uint32_t split, int warp_m,
                                                int warp_n, int lane) {
-  if constexpr (kUnrolledSteps<M, Me> && !kGuard) {
-#pragma unroll
-    for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
-  } else if constexpr (kUnrolledSteps<M, Me>) {
-#pragma unroll 2
-    for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
-  } else {
-#pragma unroll 1
-    for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
-  }
+  constexpr int kTurn = kStepsPerTurn<M, Me, kGuard>;
+#pragma unroll kTurn
+  for (int step = 0; step < Me::kSteps; ++step) mma_step<M>(acc, split, warp_m, warp_n, lane, step);
 }
 
 // The scaled form's factor 2^(E_i - 14) 2^(E_j - 14) for each of this thread's outputs in

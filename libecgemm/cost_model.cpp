@@ -42,6 +42,7 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kGemvAlongKLoaded: return "gemv/along_k_loaded";
     case CostRow::kSimtStreamBatched: return "simt/stream_batched";
     case CostRow::kSimtStripsBatched: return "simt/strips_batched";
+    case CostRow::kSimtPiped: return "simt/piped";
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
     case CostRow::kSimtThin: return "simt/thin";
@@ -78,6 +79,12 @@ CostFeatures cost_features(const GridShape& grid, const GemmArgs& args) {
 double dram_floor_us(const CostFeatures& f, const DeviceInfo& dev) {
   if (dev.dram_gbps <= 0.0) return 0.0;
   return f.x[4] / (kDramEfficiency * dev.dram_gbps * 1e-3);  // MB over MB/us
+}
+
+bool calibrated(CostRow row) {
+  for (double c : kCoefficients[static_cast<int>(row)].c)
+    if (c != 0.0) return true;
+  return false;
 }
 
 double estimate_us(CostRow row, const CostFeatures& f) {

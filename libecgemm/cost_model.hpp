@@ -85,6 +85,9 @@ enum class CostRow : int {
   // while the rows choose right between them on single products (bench/results/README.md#batch-strips).
   kSimtStreamBatched,
   kSimtStripsBatched,
+  // simt's piped tiles (small CTAs fed by a cp.async ring: simt/piped.hpp), single and batched. A row of
+  // zeros is not calibrated: the planner then offers them to a pin only (planner.cpp: simt_piped_offered).
+  kSimtPiped,
   kCount
 };
 const char* cost_row_name(CostRow row);
@@ -96,6 +99,8 @@ struct CostFeatures {
 
 CostFeatures cost_features(const GridShape& grid, const GemmArgs& args);
 double estimate_us(CostRow row, const CostFeatures& f);
+// Whether a row has been fitted (a row of zeros has not).
+bool calibrated(CostRow row);
 
 // The floor under every estimate: no plan moves its megabytes faster than kDramEfficiency of
 // the device's peak DRAM bandwidth (0 where that is unknown). The fitted per-MB

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "kernels/common/splitk_plan.hpp"
+#include "kernels/simt/piped.hpp"
 #include "memory.hpp"
 
 namespace ecgemm::detail {
@@ -253,6 +254,24 @@ Plan fp32_form_plan(const Context& c) {
   return p;
 }
 
+// The cheapest plan on simt's piped tiles within the cap (kernels/simt/piped.hpp), `simt` being the
+// family's plan it stands beside; none at k <= kStreamMaxK.
+std::optional<Plan> piped_plan(const Context& c, const Plan& simt) {
+  std::optional<Plan> best;
+  for (SimtTile t : kPipedTiles) {
+    const std::optional<SimtPlan> s =
+        simt_piped_plan(t, c.args.m, c.args.n, c.args.k, c.dev, c.args.batch.batched() ? 0 : c.cap);
+    if (!s) continue;
+    const Plan q = replanned(c, simt, *s);
+    if (q.bytes <= c.cap && (!best || cheaper(q, *best))) best = q;
+  }
+  return best;
+}
+
+// Whether the planner offers the piped tiles beside simt's others: once their row is calibrated
+// (a new tile lands behind the old routes until a calibration prices it: cost_model.hpp).
+bool simt_piped_offered() { return calibrated(CostRow::kSimtPiped); }
+
 // One family's plan for the call. AUTO's scaling lives in the plane route's split pass
 // and epilogues; elsewhere AUTO runs tf32tf32's products, which need no scaling (the
 // fused splits have no room for a statistics pass), and so may the plane route
@@ -320,6 +339,8 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     const std::optional<SimtPlan> other = simt_alternative(*s, args.m, args.n, args.k);
     if (!simt_tile) keep_cheaper(c, p, other);
     else if (s->tile != *simt_tile && other && other->tile == *simt_tile) p = replanned(c, p, *other);
+    if (!simt_tile && simt_piped_offered())
+      if (const std::optional<Plan> q = piped_plan(c, p); q && cheaper(*q, p)) p = *q;
   }
   // Each tile also with k not split, where the reduction costs more than the split saves:
   // the four plans are priced alike, so that a split plan of one tile does not hide the
@@ -412,6 +433,12 @@ Plan cheapest(const Context& c) {
 // The plan a pin names (pin_fits: the call can take it); none where the call has no such simt tile.
 std::optional<Plan> pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
+  if (pin.piped && pin.simt_tile) {
+    const std::optional<SimtPlan> s = simt_piped_plan(*pin.simt_tile, c.args.m, c.args.n, c.args.k, c.dev,
+                                                      c.args.batch.batched() ? 0 : c.cap);
+    return s ? std::optional<Plan>(replanned(c, plan_for(c, Family::kSimt), *s)) : std::nullopt;
+  }
+  if (pin.piped) return piped_plan(c, plan_for(c, Family::kSimt));
   Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form, pin.simt_tile);
   if (pin.simt_tile)  // plan_for took the named short-k tile where the call may take it
     return std::get<SimtPlan>(p.detail).tile == *pin.simt_tile ? std::optional<Plan>(p) : std::nullopt;
@@ -472,6 +499,10 @@ const char* simt_tile_name(SimtTile t) {
     case SimtTile::kStrips: return "strips";
     case SimtTile::kThinM: return "thin_m";
     case SimtTile::kThinN: return "thin_n";
+    case SimtTile::kPiped32x32: return "piped32x32";
+    case SimtTile::kPiped32x64: return "piped32x64";
+    case SimtTile::kPiped64x32: return "piped64x32";
+    case SimtTile::kPiped64x64: return "piped64x64";
   }
   return "?";
 }
@@ -529,6 +560,8 @@ CostRow cost_row(const Plan& plan, bool batched) {
         case SimtTile::kStrips: return batched ? CostRow::kSimtStripsBatched : CostRow::kSimtStrips;
         case SimtTile::kWide: case SimtTile::kTallM:
         case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
+        case SimtTile::kPiped32x32: case SimtTile::kPiped32x64:
+        case SimtTile::kPiped64x32: case SimtTile::kPiped64x64: return CostRow::kSimtPiped;
       }
       return CostRow::kSimt;
     case Family::kGemv: {
@@ -589,6 +622,7 @@ bool family_by_name(const char* name, FamilyPin* pin) {
   pin->narrow = false;
   pin->gemv_form = GemvForm::kAny;
   pin->simt_tile.reset();
+  pin->piped = false;
   pin->walk.reset();
   if (slash != std::string_view::npos) {
     const std::string_view products = text.substr(slash + 1);
@@ -607,12 +641,19 @@ bool family_by_name(const char* name, FamilyPin* pin) {
     const bool plain = colon == std::string_view::npos;
     const std::string_view tile = plain ? std::string_view() : head.substr(colon + 1);
     // gemv's forms: "gemv:wide", "gemv:lines"; fused_wgmma's narrow tiles: "fused_wgmma:narrow";
-    // simt's short-k tiles: "simt:stream", "simt:strips", "simt:dot"; only fused_mma has tiles
+    // simt's short-k tiles: "simt:stream", "simt:strips", "simt:dot"; its piped tiles, the cheapest
+    // ("simt:piped") or one ("simt:piped32x64"); only fused_mma has tiles
     // ("fused_mma:32", "fused_mma:64") and products to choose.
     const bool form = pin->auto_products || pin->fp32 || pin->unsplit;
     if (f == Family::kGemv && !form && (tile == "wide" || tile == "lines")) {
       pin->gemv_form = tile == "wide" ? GemvForm::kWide : GemvForm::kLines;
       return true;
+    }
+    if (f == Family::kSimt && !form && tile.substr(0, 5) == "piped") {  // "simt:piped", "simt:piped32x64"
+      pin->piped = true;
+      for (SimtTile t : kPipedTiles)
+        if (tile == simt_tile_name(t)) pin->simt_tile = t;
+      return tile == "piped" || pin->simt_tile.has_value();
     }
     if (f == Family::kSimt && !form && (tile == "stream" || tile == "strips" || tile == "dot")) {
       pin->simt_tile = tile == "stream" ? SimtTile::kStream : tile == "strips" ? SimtTile::kStrips : SimtTile::kDot;

@@ -51,7 +51,8 @@ struct FamilyPin {
   bool unsplit = false;
   bool narrow = false;  // fused_wgmma's narrow tiles
   GemvForm gemv_form = GemvForm::kAny;  // kWide: the fixed groups, no split inside the CTA (plan_gemv's `wide`)
-  std::optional<SimtTile> simt_tile;    // kStream, kStrips or kDot
+  std::optional<SimtTile> simt_tile;    // kStream, kStrips or kDot; with `piped`, one piped tile
+  bool piped = false;                   // simt's piped tiles: the named one, else the cheapest
   std::optional<bool> walk;             // planes: the walking mainloop, or one CTA a tile
 };
 

@@ -644,3 +644,42 @@ def test_the_plane_route_walks_many_waves_of_few_slices(plan_on, mode):
     # Batches never take the plane route, and a form of another family is no pin of it.
     assert plan_on(mode, 64, 64, 64, family="planes:walk", batch=4)[0] == STATUS["NOT_SUPPORTED"]
     assert plan_on(mode, 64, 64, 64, family="planes:narrow")[0] == STATUS["INVALID_VALUE"]
+
+
+PIPED = ("piped32x32", "piped32x64", "piped64x32", "piped64x64")
+
+
+def test_simt_piped_pins_name_a_tile_or_the_cheapest(plan_on):
+    """"simt:piped32x64" plans that piped tile, "simt:piped" the cheapest of the four (kernels/simt/piped.hpp),
+    both at k > 32 only (the stream and strip tiles' k is theirs); a long k on a small grid splits as simt's
+    other tiles do; a batch never splits; an unknown piped tile is refused."""
+    for mode in ("fp32", "tf32tf32", "halfhalf", "auto"):
+        for tile in PIPED:
+            status, text, _ = plan_on(mode, 300, 200, 100, family=f"simt:{tile}")
+            assert status == STATUS["SUCCESS"] and fields(text)["tile"] == tile, (mode, tile, text)
+            assert plan_on(mode, 300, 200, 32, family=f"simt:{tile}")[0] == STATUS["NOT_SUPPORTED"], (mode, tile)
+        assert fields(plan_on(mode, 300, 200, 100, family="simt:piped")[1])["tile"] in PIPED
+    f = fields(plan_on("tf32tf32", 40, 40, 5000, family="simt:piped32x32")[1])
+    assert int(f["splits"]) > 1 and int(f["workspace"]) > 0, f
+    f = fields(plan_on("tf32tf32", 40, 40, 5000, family="simt:piped32x32", batch=50)[1])
+    assert (f["tile"], f["splits"], f["workspace"]) == ("piped32x32", "1", "0"), f
+    for bad in ("simt:piped16x16", "simt:pipedx", "simt:piped/fp32"):
+        assert plan_on("tf32tf32", 300, 200, 100, family=bad)[0] == STATUS["INVALID_VALUE"], bad
+
+
+def test_the_planner_offers_the_piped_tiles_once_their_row_is_calibrated(plan_on):
+    """A row of zeros in cost_coefficients.inc is not calibrated: the planner then never picks a piped tile
+    (they land behind the old routes); once calibrated, it picks one somewhere on a grid of shapes that fill
+    the GPU poorly with simt's 128-wide tiles, and each estimate is the row times the plan's features."""
+    calibrated = any(inc_coefs()["simt/piped"])
+    picked = []
+    for mode in ("fp32", "tf32tf32"):
+        for m, n, k in itertools.product((40, 300, 1371, 6000), (33, 358, 2000), (33, 124, 1000)):
+            text = plan_on(mode, m, n, k)[1]
+            if "tile=piped" in text:
+                picked.append((mode, m, n, k))
+    assert bool(picked) == calibrated, (calibrated, picked[:5])
+    no_floor = Device(9, 0, SMS, 232448, 0.0)
+    status, text, x = plan_on("fp32", 1371, 358, 124, family="simt:piped32x64", device=no_floor)
+    est = float(fields(text)["est"].removesuffix("us"))
+    assert est == pytest.approx(sum(a * b for a, b in zip(inc_coefs()["simt/piped"], x)), abs=1e-3), text

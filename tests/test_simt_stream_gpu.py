@@ -225,20 +225,32 @@ def run_batch(handle, form, ta, tb, m, n, k, count, seed, mode="fp32", alpha=1.0
 def test_batches(handle, k, ta, tb, form, beta, packed):
     """Three products, each its own A, B and C (grid.y walks them), within the bound;
     packed (16-byte aligned C columns) or padded with odd strides (scalar stores)."""
-    m, n, count = 260, 70, 3
+    m, n = 260, 70
+    a, b, c = stacks(ta, tb, m, n, k, 3, packed, c_fill=NAN if beta == 0 else None)
+    c0 = c.views().clone()
+    assert batched(handle, form, ta, tb, m, n, k, 1.0, a, b, beta, c) == STATUS["SUCCESS"]
+    check_bound(c.views(), op(a.views(), ta), op(b.views(), tb), k, 1.0, beta, c0)
+    assert_only_products_written(c, m, n)
+
+
+def stacks(ta, tb, m, n, k, count, packed, c_fill=None):
+    """A, B and C of `count` products; packed, or padded (ld and every product's offset odd, so
+    that no column starts on a 16-byte boundary) with NaN in the padding."""
     a_shape = (m, k) if ta == "N" else (k, m)
     b_shape = (k, n) if tb == "N" else (n, k)
     pad = 0 if packed else 1
     lda, ldb, ldc = a_shape[0] + pad, b_shape[0] + 2 * pad, m + 3 * pad
     a = Stack(count, *a_shape, lda, lda * a_shape[1] + 3 * pad, seed=k)
     b = Stack(count, *b_shape, ldb, ldb * b_shape[1] + 5 * pad, seed=k + 1)
-    c = Stack(count, m, n, ldc, ldc * n + pad, seed=k + 2, fill=NAN if beta == 0 else None)
-    c0 = c.views().clone()
-    assert batched(handle, form, ta, tb, m, n, k, 1.0, a, b, beta, c) == STATUS["SUCCESS"]
-    check_bound(c.views(), op(a.views(), ta), op(b.views(), tb), k, 1.0, beta, c0)
+    c = Stack(count, m, n, ldc, ldc * n + pad, seed=k + 2, fill=c_fill)
+    return a, b, c
+
+
+def assert_only_products_written(c, m, n):
+    """Every element of C's buffer outside its m x n products still holds its NaN."""
     inside = torch.zeros_like(c.buf, dtype=torch.bool)
-    for z in range(count):
-        inside[z * c.stride:].as_strided((m, n), (1, ldc)).fill_(True)
+    for z in range(c.count):
+        inside[z * c.stride:].as_strided((m, n), (1, c.ld)).fill_(True)
     assert torch.isnan(c.buf[~inside]).all(), "C was written outside its products"
 
 

@@ -50,11 +50,12 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
         "fused_mma32_batched/tf32tf32", "gemv/along_k_staged", "fused_mma_batched/halfhalf",
         "fused_mma32_batched/halfhalf", "gemv/along_k_loaded", "simt/stream_batched",
-        "simt/strips_batched")  # CostRow's order
+        "simt/strips_batched", "simt/piped")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
-             "strips": "simt/strips"}
+             "strips": "simt/strips", "piped32x32": "simt/piped", "piped32x64": "simt/piped",
+             "piped64x32": "simt/piped", "piped64x64": "simt/piped"}
 INC = ROOT / "libecgemm" / "cost_coefficients.inc"
 # Pins of a family's forms (planner.hpp: FamilyPin), tried where the plain pin's plan is not the one timed.
 FORMS = {"gemv": ("lines", "wide")}

@@ -33,6 +33,12 @@ enum class SimtTile {
   kThinM,   // single products with n <= kThinWidth < m and a long k: rows of op(A)
             // streamed through a shared-memory ring, op(B) beside them (simt/thin.hpp)
   kThinN,   // the same with m the thin side: columns of op(B) streamed
+  // Small CTAs of 64 or 128 threads, operands through a ring of cp.async stages (simt/piped.hpp):
+  // k > kStreamMaxK, single or batched, priced beside the tile above (simt_piped_plans).
+  kPiped32x32,
+  kPiped32x64,
+  kPiped64x32,
+  kPiped64x64,
 };
 
 // The dot tile's bound on m x n, each rounded up to a power of two (its outputs are
@@ -70,6 +76,11 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
 // the dot tile: bench/results/README.md#batch-strips). The planner keeps the cheaper by its
 // cost model. None where there is no choice.
 std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t m, int64_t n, int64_t k);
+
+// The call's plan on a piped tile (simt/piped.hpp: kPipedTiles), split as plan_simt splits;
+// none at k <= kStreamMaxK. The planner prices each beside plan_simt's tile.
+std::optional<SimtPlan> simt_piped_plan(SimtTile tile, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+                                        size_t max_bytes = SIZE_MAX);
 
 GridShape simt_grid(const GemmArgs& args, const SimtPlan& plan, const DeviceInfo& dev);
 

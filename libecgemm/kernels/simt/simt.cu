@@ -33,6 +33,8 @@
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_scheduler.cuh"
 #include "kernels/simt.hpp"
+#include "kernels/simt/piped.hpp"
+#include "kernels/simt/register_tile.cuh"
 #include "kernels/simt/thin.hpp"
 
 namespace ecgemm::detail {
@@ -155,33 +157,11 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
       }
 #pragma unroll
       for (int kk = 0; kk < BK; ++kk) {
-        float fa[kTM], fb[kTN];
-#pragma unroll
-        for (int c = 0; c < kTM / 4; ++c)
-          *reinterpret_cast<float4*>(&fa[4 * c]) =
-              *reinterpret_cast<const float4*>(&as[buf][kk][c * 4 * kGM + tm * 4]);
-#pragma unroll
-        for (int c = 0; c < kTN / 4; ++c)
-          *reinterpret_cast<float4*>(&fb[4 * c]) =
-              *reinterpret_cast<const float4*>(&bs[buf][kk][c * 4 * kGN + tn * 4]);
-#pragma unroll
-        for (int i = 0; i < kTM; ++i)
-#pragma unroll
-          for (int j = 0; j < kTN; ++j) {
-            if constexpr (S::kTwoLevel) chunk[i][j] = fmaf(fa[i], fb[j], chunk[i][j]);
-            else acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
-          }
+        if constexpr (S::kTwoLevel) fma_line<kTM, kTN, kGM, kGN>(&as[buf][kk][0], &bs[buf][kk][0], tm, tn, chunk);
+        else fma_line<kTM, kTN, kGM, kGN>(&as[buf][kk][0], &bs[buf][kk][0], tm, tn, acc);
       }
       if constexpr (S::kTwoLevel) {
-        if ((s + 1) % (kPromoteK / BK) == 0 || !more) {
-#pragma unroll
-          for (int i = 0; i < kTM; ++i)
-#pragma unroll
-            for (int j = 0; j < kTN; ++j) {
-              acc[i][j] += chunk[i][j];
-              chunk[i][j] = 0.0f;
-            }
-        }
+        if ((s + 1) % (kPromoteK / BK) == 0 || !more) promote(acc, chunk);
       }
       if (more) {  // the other buffer was last read before the previous barrier
         load_a.store(&as[buf ^ 1][0][0], va);
@@ -195,17 +175,9 @@ simt_kernel(OperandView a, OperandView b, GemmArgs args, SplitK split) {
   float* partial = split.partials ? split.partials + blockIdx.z * args.m * args.n : nullptr;
   const Epilogue epi{partial == nullptr, alpha, beta};
   epi.visit([&](const auto& e) {
-#pragma unroll
-    for (int j = 0; j < kTN; ++j) {
-      const int64_t col = n0 + (j / 4) * 4 * kGN + tn * 4 + j % 4;
-      if (col >= args.n) continue;
-#pragma unroll
-      for (int i = 0; i < kTM; ++i) {
-        const int64_t row = m0 + (i / 4) * 4 * kGM + tm * 4 + i % 4;
-        if (row >= args.m) continue;
-        e.store(partial ? partial + col * args.m + row : args.c + col * args.ldc + row, acc[i][j]);
-      }
-    }
+    for_each_output<kTM, kTN, kGM, kGN>(m0, n0, tm, tn, args.m, args.n, acc, [&](int64_t row, int64_t col, float v) {
+      e.store(partial ? partial + col * args.m + row : args.c + col * args.ldc + row, v);
+    });
   });
 }
 
@@ -750,6 +722,11 @@ constexpr TileDims dims(SimtTile t) {
     // kThinRows rows of the long side a CTA at the thin side's kThinWidth (simt_tiles).
     case SimtTile::kThinM: return {kThinRows, kThinWidth, 32, kThinBlocksPerSm};
     case SimtTile::kThinN: return {kThinWidth, kThinRows, 32, kThinBlocksPerSm};
+    case SimtTile::kPiped32x32: case SimtTile::kPiped32x64:
+    case SimtTile::kPiped64x32: case SimtTile::kPiped64x64: {
+      const PipedDims p = piped_dims(t);
+      return {p.bm, p.bn, kPipedStageK, p.blocks_per_sm()};
+    }
   }
   return {128, 128, 8, 2};
 }
@@ -783,6 +760,29 @@ int64_t simt_tiles(SimtTile t, int64_t m, int64_t n) {
 // The thin tiles serve k from here on (below it the slim tiles' shorter CTAs win).
 constexpr int64_t kThinMinK = 256;
 
+// `p`'s tile split along k where its tiles cannot fill the GPU: as many splits as the SMs hold
+// more of its CTAs, each at least kMinSplitK of k (so that a CTA's prologue and epilogue stay
+// small next to its mainloop), and partials within max_bytes (0 for a batch: its products
+// fill the GPU).
+SimtPlan with_splits(SimtPlan p, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, size_t max_bytes) {
+  constexpr int64_t kMinSplitK = 256;
+  constexpr int kMaxSplits = 4096;
+  const TileDims d = dims(p.tile);
+  const int64_t tiles = simt_tiles(p.tile, m, n);
+  const int64_t resident = static_cast<int64_t>(dev.sm_count) * d.blocks_per_sm;
+  const size_t plane_bytes = static_cast<size_t>(m * n) * 4;
+  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
+  const int64_t want = std::min({resident / tiles, k / kMinSplitK, fit});
+  p.k_chunk = round_up(k, d.bk);
+  if (want > 1) {
+    const KSplit s = split_k(k, want, d.bk);
+    p.k_chunk = s.chunk;
+    p.splits = s.splits;
+    p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
+  }
+  return p;
+}
+
 }  // namespace
 
 bool dot_shape(int64_t m, int64_t n) {
@@ -791,10 +791,6 @@ bool dot_shape(int64_t m, int64_t n) {
 
 SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool two_level,
                         size_t max_bytes, bool batched) {
-  // Split-K keeps at least this much k per split, so that a block's prologue and
-  // epilogue stay small next to its mainloop.
-  constexpr int64_t kMinSplitK = 256;
-  constexpr int kMaxSplits = 4096;
   SimtPlan p;
   // A batch of products with a few outputs each: a warp per product, not a block.
   if (batched && dot_shape(m, n)) {
@@ -829,20 +825,15 @@ SimtPlan plan_simt(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool 
   else if (n <= 64) p.tile = SimtTile::kTallM;
   else if (m <= 64) p.tile = SimtTile::kTallN;
   else p.tile = two_level ? SimtTile::kTallM : SimtTile::kWide;
-  const TileDims d = dims(p.tile);
-  const int64_t tiles = simt_tiles(p.tile, m, n);
-  const int64_t resident = static_cast<int64_t>(dev.sm_count) * d.blocks_per_sm;
-  const size_t plane_bytes = static_cast<size_t>(m * n) * 4;
-  const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / plane_bytes, kMaxSplits));
-  const int64_t want = std::min({resident / tiles, k / kMinSplitK, fit});
-  p.k_chunk = round_up(k, d.bk);
-  if (want > 1) {
-    const KSplit s = split_k(k, want, d.bk);
-    p.k_chunk = s.chunk;
-    p.splits = s.splits;
-    p.bytes = static_cast<size_t>(p.splits) * plane_bytes;
-  }
-  return p;
+  return with_splits(p, m, n, k, dev, max_bytes);
+}
+
+std::optional<SimtPlan> simt_piped_plan(SimtTile tile, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev,
+                                        size_t max_bytes) {
+  if (!is_piped(tile) || k <= kStreamMaxK) return std::nullopt;
+  SimtPlan p;
+  p.tile = tile;
+  return with_splits(p, m, n, k, dev, max_bytes);
 }
 
 std::optional<SimtPlan> simt_alternative(const SimtPlan& plan, int64_t m, int64_t n, int64_t k) {
@@ -907,6 +898,8 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kDot: err = launch_dot(a, b, g, stream); break;
     case SimtTile::kStrips: err = launch_strips(a, b, g, stream); break;
     case SimtTile::kThinM: case SimtTile::kThinN: err = launch_thin(g, plan, partials, stream); break;
+    case SimtTile::kPiped32x32: case SimtTile::kPiped32x64:
+    case SimtTile::kPiped64x32: case SimtTile::kPiped64x64: err = launch_piped(g, plan, partials, stream); break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;
   return launch_splitk_reduce(g, {partials, plan.splits, g.m, g.n, SplitOrder::kRuns}, stream,

@@ -254,16 +254,20 @@ Plan fp32_form_plan(const Context& c) {
   return p;
 }
 
-// The cheapest plan on simt's piped tiles within the cap (kernels/simt/piped.hpp), `simt` being the
-// family's plan it stands beside; none at k <= kStreamMaxK.
+// The call's plan on one of simt's piped tiles (kernels/simt/piped.hpp), `simt` being the family's
+// plan it stands beside; none at k <= kStreamMaxK. A batch never splits k.
+std::optional<Plan> piped_tile_plan(const Context& c, const Plan& simt, SimtTile tile) {
+  const std::optional<SimtPlan> s =
+      simt_piped_plan(tile, c.args.m, c.args.n, c.args.k, c.dev, c.args.batch.batched() ? 0 : c.cap);
+  return s ? std::optional<Plan>(replanned(c, simt, *s)) : std::nullopt;
+}
+
+// The cheapest plan on simt's piped tiles within the cap.
 std::optional<Plan> piped_plan(const Context& c, const Plan& simt) {
   std::optional<Plan> best;
   for (SimtTile t : kPipedTiles) {
-    const std::optional<SimtPlan> s =
-        simt_piped_plan(t, c.args.m, c.args.n, c.args.k, c.dev, c.args.batch.batched() ? 0 : c.cap);
-    if (!s) continue;
-    const Plan q = replanned(c, simt, *s);
-    if (q.bytes <= c.cap && (!best || cheaper(q, *best))) best = q;
+    const std::optional<Plan> q = piped_tile_plan(c, simt, t);
+    if (q && q->bytes <= c.cap && (!best || cheaper(*q, *best))) best = q;
   }
   return best;
 }
@@ -433,12 +437,9 @@ Plan cheapest(const Context& c) {
 // The plan a pin names (pin_fits: the call can take it); none where the call has no such simt tile.
 std::optional<Plan> pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
-  if (pin.piped && pin.simt_tile) {
-    const std::optional<SimtPlan> s = simt_piped_plan(*pin.simt_tile, c.args.m, c.args.n, c.args.k, c.dev,
-                                                      c.args.batch.batched() ? 0 : c.cap);
-    return s ? std::optional<Plan>(replanned(c, plan_for(c, Family::kSimt), *s)) : std::nullopt;
-  }
-  if (pin.piped) return piped_plan(c, plan_for(c, Family::kSimt));
+  if (pin.piped)
+    return pin.simt_tile ? piped_tile_plan(c, plan_for(c, Family::kSimt), *pin.simt_tile)
+                         : piped_plan(c, plan_for(c, Family::kSimt));
   Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form, pin.simt_tile);
   if (pin.simt_tile)  // plan_for took the named short-k tile where the call may take it
     return std::get<SimtPlan>(p.detail).tile == *pin.simt_tile ? std::optional<Plan>(p) : std::nullopt;

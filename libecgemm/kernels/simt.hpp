@@ -33,8 +33,8 @@ enum class SimtTile {
   kThinM,   // single products with n <= kThinWidth < m and a long k: rows of op(A)
             // streamed through a shared-memory ring, op(B) beside them (simt/thin.hpp)
   kThinN,   // the same with m the thin side: columns of op(B) streamed
-  // Small CTAs of 64 or 128 threads, operands through a ring of cp.async stages (simt/piped.hpp):
-  // k > kStreamMaxK, single or batched, priced beside the tile above (simt_piped_plans).
+  // Small CTAs of 64 to 256 threads, operands through a ring of cp.async stages (simt/piped.hpp):
+  // k > kStreamMaxK, single or batched; the planner prices them beside plan_simt's tile (simt_piped_plan).
   kPiped32x32,
   kPiped32x64,
   kPiped64x32,

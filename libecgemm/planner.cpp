@@ -504,6 +504,8 @@ const char* simt_tile_name(SimtTile t) {
     case SimtTile::kPiped32x64: return "piped32x64";
     case SimtTile::kPiped64x32: return "piped64x32";
     case SimtTile::kPiped64x64: return "piped64x64";
+    case SimtTile::kPiped64x128: return "piped64x128";
+    case SimtTile::kPiped128x64: return "piped128x64";
   }
   return "?";
 }

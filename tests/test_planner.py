@@ -646,7 +646,7 @@ def test_the_plane_route_walks_many_waves_of_few_slices(plan_on, mode):
     assert plan_on(mode, 64, 64, 64, family="planes:narrow")[0] == STATUS["INVALID_VALUE"]
 
 
-PIPED = ("piped32x32", "piped32x64", "piped64x32", "piped64x64")
+PIPED = ("piped32x32", "piped32x64", "piped64x32", "piped64x64", "piped64x128", "piped128x64")
 
 
 def test_simt_piped_pins_name_a_tile_or_the_cheapest(plan_on):

@@ -17,7 +17,7 @@ from test_simt_stream_gpu import (LAYOUTS, NAN, SCALARS, assert_only_c_written, 
                                   batched, call, check_bound, odd_pad, op, operands, output, plan, stacks)
 
 pytestmark = pytest.mark.gpu
-TILES = ["piped32x32", "piped32x64", "piped64x32", "piped64x64"]
+TILES = ["piped32x32", "piped32x64", "piped64x32", "piped64x64", "piped64x128", "piped128x64"]
 # (m, n, k): one element; around the 32- and 64-wide edges; k one stage past a chunk, odd k, long k
 # on a grid small enough to split.
 SHAPES = [(1, 1, 33), (31, 33, 40), (64, 65, 71), (97, 130, 257), (200, 37, 1000), (5, 300, 64),

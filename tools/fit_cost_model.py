@@ -54,8 +54,8 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
-             "strips": "simt/strips", "piped32x32": "simt/piped", "piped32x64": "simt/piped",
-             "piped64x32": "simt/piped", "piped64x64": "simt/piped"}
+             "strips": "simt/strips", **{f"piped{t}": "simt/piped" for t in ("32x32", "32x64", "64x32", "64x64",
+                                                                             "64x128", "128x64")}}
 INC = ROOT / "libecgemm" / "cost_coefficients.inc"
 # Pins of a family's forms (planner.hpp: FamilyPin), tried where the plain pin's plan is not the one timed.
 FORMS = {"gemv": ("lines", "wide")}

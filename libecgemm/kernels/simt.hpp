@@ -33,12 +33,14 @@ enum class SimtTile {
   kThinM,   // single products with n <= kThinWidth < m and a long k: rows of op(A)
             // streamed through a shared-memory ring, op(B) beside them (simt/thin.hpp)
   kThinN,   // the same with m the thin side: columns of op(B) streamed
-  // Small CTAs of 64 to 256 threads, operands through a ring of cp.async stages (simt/piped.hpp):
+  // Small CTAs of 64 or 128 threads, operands through a ring of cp.async stages (simt/piped.hpp):
   // k > kStreamMaxK, single or batched; the planner prices them beside plan_simt's tile (simt_piped_plan).
   kPiped32x32,
   kPiped32x64,
   kPiped64x32,
   kPiped64x64,
+  kPiped64x128,
+  kPiped128x64,
 };
 
 // The dot tile's bound on m x n, each rounded up to a power of two (its outputs are

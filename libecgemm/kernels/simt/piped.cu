@@ -1,12 +1,15 @@
-// simt's piped tiles (piped.hpp): FP32 SIMT GEMM in 32- and 64-wide CTA tiles of 64 to 256
-// threads, each thread 4 x 4 outputs in registers, the operand panels brought into
+// simt's piped tiles (piped.hpp): FP32 SIMT GEMM in 32- to 128-wide CTA tiles of 64 or 128
+// threads, each thread 4 x 4 to 8 x 8 outputs in registers, the operand panels brought into
 // shared memory by a ring of kPipedStages cp.async stages of kPipedStageK.
 //
 // Why: on products of 4-30 us that the Tensor Core tiles serve at issue-bound rates, cuBLAS
-// runs SIMT kernels of this kind (sm80_xmma_gemm_f32f32 32x64x8, three stages); simt's
-// 256-thread register tiles ran 0.31-0.72x its time there: a 128-wide tile leaves SMs idle on
-// such grids and its one prefetched step exposes the load latency (bench/results/README.md#piped).
-// Small CTAs fill every SM several deep, and three stages in flight hide the latency.
+// runs SIMT kernels of this kind (sm80_xmma_gemm_f32f32 32x32x8 to 64x128x8, three stages);
+// simt's 256-thread register tiles ran 0.31-0.72x its time there: a 128-wide tile leaves SMs
+// idle on such grids and its one prefetched step exposes the load latency. Small CTAs fill every
+// SM several deep, and three stages in flight hide the latency. Measured: 4 x 4 outputs a thread
+// issued 1.57x cuBLAS's instructions for the same FFMAs; 8 x 8 a thread ran up to 1.7x faster on
+// large grids and slower on small ones, and no tile reaches cuBLAS on most of those products
+// (bench/results/README.md#piped).
 //
 // Any layout: each operand is copied in the layout its source has, 4 bytes a copy placed
 // k-major ([k][row]) in shared memory, or 16 bytes where its rows are contiguous and aligned;
@@ -32,8 +35,10 @@ constexpr int kPad = 4;         // a panel line's pitch = 4 (mod 32) words: tran
 constexpr int kPromoteK = 32;   // two-level: k a chunk
 static_assert(kPromoteK % kBK == 0, "chunks are whole stages");
 
-template <int BM, int BN, int TM, int TN>
+template <SimtTile kTile>
 struct Piped {
+  static constexpr PipedDims kDims = piped_dims(kTile);
+  static constexpr int BM = kDims.bm, BN = kDims.bn, TM = kDims.tm, TN = kDims.tn;
   static constexpr int kGM = BM / TM, kGN = BN / TN;  // the threads as a kGM x kGN grid
   static constexpr int kThreads = kGM * kGN;
   static constexpr int kWM = kGM < 8 ? kGM : 8, kWN = 32 / kWM;  // a warp's threads
@@ -107,13 +112,13 @@ struct PanelCopy {
   }
 };
 
-template <int BM, int BN, int TM, int TN, bool kRowsContigA, bool kRowsContigB>
-__global__ void __launch_bounds__(Piped<BM, BN, TM, TN>::kThreads, kPipedThreadsPerSm / Piped<BM, BN, TM, TN>::kThreads)
+template <SimtTile kTile, bool kRowsContigA, bool kRowsContigB>
+__global__ void __launch_bounds__(Piped<kTile>::kThreads, Piped<kTile>::kDims.blocks)
 piped_kernel(OperandView a, OperandView b, GemmArgs args, int64_t k_chunk, float* partials) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();
-  using S = Piped<BM, BN, TM, TN>;
-  constexpr int T = S::kThreads, kGM = S::kGM, kGN = S::kGN;
+  using S = Piped<kTile>;
+  constexpr int T = S::kThreads, kGM = S::kGM, kGN = S::kGN, BM = S::BM, BN = S::BN, TM = S::TM, TN = S::TN;
   __shared__ __align__(16) float smem[kPipedStages * S::kStageFloats];
 
   // grid.y walks the products of a batch (split-K is for single products only).
@@ -173,20 +178,21 @@ piped_kernel(OperandView a, OperandView b, GemmArgs args, int64_t k_chunk, float
   });
 }
 
-template <int BM, int BN, int TM, int TN>
+template <SimtTile kTile>
 cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmArgs& g, const SimtPlan& plan,
                         float* partials, cudaStream_t stream) {
+  constexpr int BM = Piped<kTile>::BM, BN = Piped<kTile>::BN;
   const int64_t tiles = ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN);
   if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
   const bool a_rows = a.stride_r == 1, b_rows = b.stride_r == 1;
-  auto kernel = a_rows && b_rows ? piped_kernel<BM, BN, TM, TN, true, true>
-                : a_rows         ? piped_kernel<BM, BN, TM, TN, true, false>
-                : b_rows         ? piped_kernel<BM, BN, TM, TN, false, true>
-                                 : piped_kernel<BM, BN, TM, TN, false, false>;
+  auto kernel = a_rows && b_rows ? piped_kernel<kTile, true, true>
+                : a_rows         ? piped_kernel<kTile, true, false>
+                : b_rows         ? piped_kernel<kTile, false, true>
+                                 : piped_kernel<kTile, false, false>;
   float* const split = plan.splits > 1 ? partials : nullptr;
   return for_each_batch_launch(g, [&](const GemmArgs& part, unsigned products) {
     const dim3 grid(static_cast<unsigned>(tiles), products, static_cast<unsigned>(plan.splits));
-    return launch(first_kernel({grid, Piped<BM, BN, TM, TN>::kThreads, 0, stream}), kernel, a, b, part,
+    return launch(first_kernel({grid, Piped<kTile>::kThreads, 0, stream}), kernel, a, b, part,
                   plan.k_chunk, split);
   });
 }
@@ -196,10 +202,12 @@ cudaError_t launch_tile(const OperandView& a, const OperandView& b, const GemmAr
 cudaError_t launch_piped(const GemmArgs& g, const SimtPlan& plan, float* partials, cudaStream_t stream) {
   const OperandView a = view_a(g), b = view_b(g);
   switch (plan.tile) {
-    case SimtTile::kPiped32x32: return launch_tile<32, 32, 4, 4>(a, b, g, plan, partials, stream);
-    case SimtTile::kPiped32x64: return launch_tile<32, 64, 4, 4>(a, b, g, plan, partials, stream);
-    case SimtTile::kPiped64x32: return launch_tile<64, 32, 4, 4>(a, b, g, plan, partials, stream);
-    case SimtTile::kPiped64x64: return launch_tile<64, 64, 4, 4>(a, b, g, plan, partials, stream);
+    case SimtTile::kPiped32x32: return launch_tile<SimtTile::kPiped32x32>(a, b, g, plan, partials, stream);
+    case SimtTile::kPiped32x64: return launch_tile<SimtTile::kPiped32x64>(a, b, g, plan, partials, stream);
+    case SimtTile::kPiped64x32: return launch_tile<SimtTile::kPiped64x32>(a, b, g, plan, partials, stream);
+    case SimtTile::kPiped64x64: return launch_tile<SimtTile::kPiped64x64>(a, b, g, plan, partials, stream);
+    case SimtTile::kPiped64x128: return launch_tile<SimtTile::kPiped64x128>(a, b, g, plan, partials, stream);
+    case SimtTile::kPiped128x64: return launch_tile<SimtTile::kPiped128x64>(a, b, g, plan, partials, stream);
     default: return cudaErrorInvalidValue;
   }
 }

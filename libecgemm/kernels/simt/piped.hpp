@@ -15,28 +15,32 @@ constexpr int kPipedStages = 4;
 
 // The piped tiles, in the order the planner tries them.
 constexpr SimtTile kPipedTiles[] = {SimtTile::kPiped32x32, SimtTile::kPiped32x64, SimtTile::kPiped64x32,
-                                    SimtTile::kPiped64x64};
+                                    SimtTile::kPiped64x64, SimtTile::kPiped64x128, SimtTile::kPiped128x64};
 
 constexpr bool is_piped(SimtTile t) {
-  return t == SimtTile::kPiped32x32 || t == SimtTile::kPiped32x64 || t == SimtTile::kPiped64x32 ||
-         t == SimtTile::kPiped64x64;
+  for (SimtTile p : kPipedTiles)
+    if (t == p) return true;
+  return false;
 }
 
-// Threads an SM holds of a piped kernel: its launch bounds ask registers for this many (at
-// most 85 a thread), and the ring's shared memory allows it.
-constexpr int kPipedThreadsPerSm = 768;
-
-// CTA tile, threads, and the CTAs an SM holds.
+// CTA tile, a thread's outputs (tm x tn), and the CTAs an SM holds, which the kernel's launch
+// bounds ask registers for (4 x 4 a thread: 12 CTAs of 64 threads; 4 x 8: 8; 8 x 8: 4, or 2 of 128
+// threads; 8 x 8 at 5 CTAs spilled) and the ring's shared memory allows. The more outputs a thread,
+// the fewer instructions beside its FFMAs, the fewer CTAs a grid: cuBLAS's SIMT kernels run 8 x 8
+// a thread on large grids, 4 x 4 on the smallest (bench/results/README.md#piped).
 struct PipedDims {
-  int bm, bn, threads;
-  constexpr int blocks_per_sm() const { return kPipedThreadsPerSm / threads; }
+  int bm, bn, tm, tn, blocks;
+  constexpr int threads() const { return (bm / tm) * (bn / tn); }
+  constexpr int blocks_per_sm() const { return blocks; }
 };
 constexpr PipedDims piped_dims(SimtTile t) {
   switch (t) {
-    case SimtTile::kPiped32x32: return {32, 32, 64};
-    case SimtTile::kPiped32x64: return {32, 64, 128};
-    case SimtTile::kPiped64x32: return {64, 32, 128};
-    default: return {64, 64, 256};  // kPiped64x64; each thread 4 x 4 outputs
+    case SimtTile::kPiped32x32: return {32, 32, 4, 4, 12};
+    case SimtTile::kPiped32x64: return {32, 64, 4, 8, 8};
+    case SimtTile::kPiped64x32: return {64, 32, 8, 4, 8};
+    case SimtTile::kPiped64x64: return {64, 64, 8, 8, 4};
+    case SimtTile::kPiped64x128: return {64, 128, 8, 8, 2};
+    default: return {128, 64, 8, 8, 2};  // kPiped128x64
   }
 }
 

@@ -553,8 +553,10 @@ CostRow cost_row(const Plan& plan, bool batched) {
   // Operand type picks the row of the uncalibrated one-pass modes (cost_model.hpp).
   const bool half = uses_half(plan.method);
   switch (plan.family) {
-    case Family::kSimt:
-      switch (std::get<SimtPlan>(plan.detail).tile) {
+    case Family::kSimt: {
+      const SimtTile tile = std::get<SimtPlan>(plan.detail).tile;
+      if (is_piped(tile)) return CostRow::kSimtPiped;  // one row for every piped tile (simt/piped.hpp)
+      switch (tile) {
         case SimtTile::kSlimM32: case SimtTile::kSlimN32:
         case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;
         case SimtTile::kThinM: case SimtTile::kThinN: return CostRow::kSimtThin;
@@ -563,10 +565,10 @@ CostRow cost_row(const Plan& plan, bool batched) {
         case SimtTile::kStrips: return batched ? CostRow::kSimtStripsBatched : CostRow::kSimtStrips;
         case SimtTile::kWide: case SimtTile::kTallM:
         case SimtTile::kTallN: case SimtTile::kSmall: return CostRow::kSimt;
-        case SimtTile::kPiped32x32: case SimtTile::kPiped32x64:
-        case SimtTile::kPiped64x32: case SimtTile::kPiped64x64: return CostRow::kSimtPiped;
+        default: break;
       }
       return CostRow::kSimt;
+    }
     case Family::kGemv: {
       const GemvPlan& g = std::get<GemvPlan>(plan.detail);
       // Warps sharing a line keep the along-k row: it chose right for them (a row of their own,

@@ -650,7 +650,7 @@ PIPED = ("piped32x32", "piped32x64", "piped64x32", "piped64x64", "piped64x128", 
 
 
 def test_simt_piped_pins_name_a_tile_or_the_cheapest(plan_on):
-    """"simt:piped32x64" plans that piped tile, "simt:piped" the cheapest of the four (kernels/simt/piped.hpp),
+    """"simt:piped32x64" plans that piped tile, "simt:piped" the cheapest of the six (kernels/simt/piped.hpp),
     both at k > 32 only (the stream and strip tiles' k is theirs); a long k on a small grid splits as simt's
     other tiles do; a batch never splits; an unknown piped tile is refused."""
     for mode in ("fp32", "tf32tf32", "halfhalf", "auto"):
@@ -670,7 +670,7 @@ def test_simt_piped_pins_name_a_tile_or_the_cheapest(plan_on):
 def test_the_planner_offers_the_piped_tiles_once_their_row_is_calibrated(plan_on):
     """A row of zeros in cost_coefficients.inc is not calibrated: the planner then never picks a piped tile
     (they land behind the old routes); once calibrated, it picks one somewhere on a grid of shapes that fill
-    the GPU poorly with simt's 128-wide tiles, and each estimate is the row times the plan's features."""
+    the GPU poorly with simt's 128-wide tiles, and every piped tile's estimate is the row times the plan's features."""
     calibrated = any(inc_coefs()["simt/piped"])
     picked = []
     for mode in ("fp32", "tf32tf32"):
@@ -680,6 +680,7 @@ def test_the_planner_offers_the_piped_tiles_once_their_row_is_calibrated(plan_on
                 picked.append((mode, m, n, k))
     assert bool(picked) == calibrated, (calibrated, picked[:5])
     no_floor = Device(9, 0, SMS, 232448, 0.0)
-    status, text, x = plan_on("fp32", 1371, 358, 124, family="simt:piped32x64", device=no_floor)
-    est = float(fields(text)["est"].removesuffix("us"))
-    assert est == pytest.approx(sum(a * b for a, b in zip(inc_coefs()["simt/piped"], x)), abs=1e-3), text
+    for tile in PIPED:  # every piped tile on the one row
+        status, text, x = plan_on("fp32", 1371, 358, 124, family=f"simt:{tile}", device=no_floor)
+        est = float(fields(text)["est"].removesuffix("us"))
+        assert est == pytest.approx(sum(a * b for a, b in zip(inc_coefs()["simt/piped"], x)), abs=1e-3), text

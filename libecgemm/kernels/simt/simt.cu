@@ -722,11 +722,11 @@ constexpr TileDims dims(SimtTile t) {
     // kThinRows rows of the long side a CTA at the thin side's kThinWidth (simt_tiles).
     case SimtTile::kThinM: return {kThinRows, kThinWidth, 32, kThinBlocksPerSm};
     case SimtTile::kThinN: return {kThinWidth, kThinRows, 32, kThinBlocksPerSm};
-    case SimtTile::kPiped32x32: case SimtTile::kPiped32x64: case SimtTile::kPiped64x32:
-    case SimtTile::kPiped64x64: case SimtTile::kPiped64x128: case SimtTile::kPiped128x64: {
-      const PipedDims p = piped_dims(t);
-      return {p.bm, p.bn, kPipedStageK, p.blocks_per_sm()};
-    }
+    default: break;
+  }
+  if (is_piped(t)) {  // every piped tile, from one table (simt/piped.hpp)
+    const PipedDims p = piped_dims(t);
+    return {p.bm, p.bn, kPipedStageK, p.blocks_per_sm()};
   }
   return {128, 128, 8, 2};
 }
@@ -898,9 +898,8 @@ cudaError_t launch_simt(const GemmArgs& g, const SimtPlan& plan, void* workspace
     case SimtTile::kDot: err = launch_dot(a, b, g, stream); break;
     case SimtTile::kStrips: err = launch_strips(a, b, g, stream); break;
     case SimtTile::kThinM: case SimtTile::kThinN: err = launch_thin(g, plan, partials, stream); break;
-    case SimtTile::kPiped32x32: case SimtTile::kPiped32x64: case SimtTile::kPiped64x32:
-    case SimtTile::kPiped64x64: case SimtTile::kPiped64x128: case SimtTile::kPiped128x64:
-      err = launch_piped(g, plan, partials, stream);
+    default:
+      if (is_piped(plan.tile)) err = launch_piped(g, plan, partials, stream);
       break;
   }
   if (err != cudaSuccess || plan.splits == 1) return err;

@@ -42,7 +42,14 @@ const char* cost_row_name(CostRow row) {
     case CostRow::kGemvAlongKLoaded: return "gemv/along_k_loaded";
     case CostRow::kSimtStreamBatched: return "simt/stream_batched";
     case CostRow::kSimtStripsBatched: return "simt/strips_batched";
-    case CostRow::kSimtPiped: return "simt/piped";
+    case CostRow::kSimtPiped32x32: return "simt/piped32x32";
+    case CostRow::kSimtPiped32x64: return "simt/piped32x64";
+    case CostRow::kSimtPiped64x64: return "simt/piped64x64";
+    case CostRow::kSimtPiped64x128: return "simt/piped64x128";
+    case CostRow::kSimtPiped32x32Batched: return "simt/piped32x32_batched";
+    case CostRow::kSimtPiped32x64Batched: return "simt/piped32x64_batched";
+    case CostRow::kSimtPiped64x64Batched: return "simt/piped64x64_batched";
+    case CostRow::kSimtPiped64x128Batched: return "simt/piped64x128_batched";
     case CostRow::kGemvAlongLenInCta: return "gemv/along_len_cta";
     case CostRow::kGemvLines: return "gemv/lines";
     case CostRow::kSimtThin: return "simt/thin";

@@ -85,9 +85,20 @@ enum class CostRow : int {
   // while the rows choose right between them on single products (bench/results/README.md#batch-strips).
   kSimtStreamBatched,
   kSimtStripsBatched,
-  // simt's piped tiles (small CTAs fed by a cp.async ring: simt/piped.hpp), single and batched. A row of
-  // zeros is not calibrated: the planner then offers them to a pin only (planner.cpp: simt_piped_offered).
-  kSimtPiped,
+  // simt's piped tiles (small CTAs fed by a cp.async ring: simt/piped.hpp), a row per shape: a CTA slot's
+  // time per MAC goes with the CTAs an SM holds (12, 8, 4, 2) over a thread's share of FFMAs (4 x 4 to 8 x 8
+  // outputs), which one row's serial coefficient cannot follow (fitted apart: 36, 22, 17 and 9 us per 2^20).
+  // A batch has rows of its own: on single products of a small grid a lone CTA's walk along k ran up to 2x
+  // what the rows fitted to both price (bench/results/README.md#piped). A row of zeros is not calibrated:
+  // the planner then offers that tile to a pin only (planner.cpp: piped_offered).
+  kSimtPiped32x32,
+  kSimtPiped32x64,   // and 64 x 32
+  kSimtPiped64x64,
+  kSimtPiped64x128,  // and 128 x 64
+  kSimtPiped32x32Batched,
+  kSimtPiped32x64Batched,
+  kSimtPiped64x64Batched,
+  kSimtPiped64x128Batched,
   kCount
 };
 const char* cost_row_name(CostRow row);

@@ -262,19 +262,33 @@ std::optional<Plan> piped_tile_plan(const Context& c, const Plan& simt, SimtTile
   return s ? std::optional<Plan>(replanned(c, simt, *s)) : std::nullopt;
 }
 
-// The cheapest plan on simt's piped tiles within the cap.
-std::optional<Plan> piped_plan(const Context& c, const Plan& simt) {
+// The cost row of a piped tile: one per shape, mirrored tiles sharing theirs, and a batch's apart
+// (cost_model.hpp).
+CostRow piped_row(SimtTile t, bool batched) {
+  switch (t) {
+    case SimtTile::kPiped32x32: return batched ? CostRow::kSimtPiped32x32Batched : CostRow::kSimtPiped32x32;
+    case SimtTile::kPiped32x64: case SimtTile::kPiped64x32:
+      return batched ? CostRow::kSimtPiped32x64Batched : CostRow::kSimtPiped32x64;
+    case SimtTile::kPiped64x64: return batched ? CostRow::kSimtPiped64x64Batched : CostRow::kSimtPiped64x64;
+    default: return batched ? CostRow::kSimtPiped64x128Batched : CostRow::kSimtPiped64x128;  // and 128 x 64
+  }
+}
+
+// Whether the planner offers a piped tile beside simt's others: once its row is calibrated
+// (a new tile lands behind the old routes until a calibration prices it: cost_model.hpp).
+bool piped_offered(SimtTile t, bool batched) { return calibrated(piped_row(t, batched)); }
+
+// The cheapest plan on simt's piped tiles within the cap: of all six for the family's pin, of
+// the offered ones beside simt's other tiles.
+std::optional<Plan> piped_plan(const Context& c, const Plan& simt, bool offered_only) {
   std::optional<Plan> best;
   for (SimtTile t : kPipedTiles) {
+    if (offered_only && !piped_offered(t, c.args.batch.batched())) continue;
     const std::optional<Plan> q = piped_tile_plan(c, simt, t);
     if (q && q->bytes <= c.cap && (!best || cheaper(*q, *best))) best = q;
   }
   return best;
 }
-
-// Whether the planner offers the piped tiles beside simt's others: once their row is calibrated
-// (a new tile lands behind the old routes until a calibration prices it: cost_model.hpp).
-bool simt_piped_offered() { return calibrated(CostRow::kSimtPiped); }
 
 // One family's plan for the call. AUTO's scaling lives in the plane route's split pass
 // and epilogues; elsewhere AUTO runs tf32tf32's products, which need no scaling (the
@@ -343,8 +357,8 @@ Plan plan_for(const Context& c, Family family, std::optional<TcMethod> method = 
     const std::optional<SimtPlan> other = simt_alternative(*s, args.m, args.n, args.k);
     if (!simt_tile) keep_cheaper(c, p, other);
     else if (s->tile != *simt_tile && other && other->tile == *simt_tile) p = replanned(c, p, *other);
-    if (!simt_tile && simt_piped_offered())
-      if (const std::optional<Plan> q = piped_plan(c, p); q && cheaper(*q, p)) p = *q;
+    if (!simt_tile)
+      if (const std::optional<Plan> q = piped_plan(c, p, true); q && cheaper(*q, p)) p = *q;
   }
   // Each tile also with k not split, where the reduction costs more than the split saves:
   // the four plans are priced alike, so that a split plan of one tile does not hide the
@@ -439,7 +453,7 @@ std::optional<Plan> pinned_plan(const Context& c, const FamilyPin& pin) {
   if (pin.fp32) return fp32_form_plan(c);
   if (pin.piped)
     return pin.simt_tile ? piped_tile_plan(c, plan_for(c, Family::kSimt), *pin.simt_tile)
-                         : piped_plan(c, plan_for(c, Family::kSimt));
+                         : piped_plan(c, plan_for(c, Family::kSimt), false);
   Plan p = plan_for(c, pin.family, pinned_products(c, pin), pin.tile, pin.gemv_form, pin.simt_tile);
   if (pin.simt_tile)  // plan_for took the named short-k tile where the call may take it
     return std::get<SimtPlan>(p.detail).tile == *pin.simt_tile ? std::optional<Plan>(p) : std::nullopt;
@@ -555,7 +569,7 @@ CostRow cost_row(const Plan& plan, bool batched) {
   switch (plan.family) {
     case Family::kSimt: {
       const SimtTile tile = std::get<SimtPlan>(plan.detail).tile;
-      if (is_piped(tile)) return CostRow::kSimtPiped;  // one row for every piped tile (simt/piped.hpp)
+      if (is_piped(tile)) return piped_row(tile, batched);
       switch (tile) {
         case SimtTile::kSlimM32: case SimtTile::kSlimN32:
         case SimtTile::kSlimM16: case SimtTile::kSlimN16: return CostRow::kSimtSlim;

@@ -50,12 +50,15 @@ ROWS = ("simt", "simt/slim", "simt/stream", "simt/dot", "simt/strips", "gemv/alo
         "fused_wgmma_narrow64_general/tf32tf32", "fused_wgmma_narrow64_general/halfhalf",
         "fused_mma32_batched/tf32tf32", "gemv/along_k_staged", "fused_mma_batched/halfhalf",
         "fused_mma32_batched/halfhalf", "gemv/along_k_loaded", "simt/stream_batched",
-        "simt/strips_batched", "simt/piped")  # CostRow's order
+        "simt/strips_batched", "simt/piped32x32", "simt/piped32x64", "simt/piped64x64",
+        "simt/piped64x128", "simt/piped32x32_batched", "simt/piped32x64_batched", "simt/piped64x64_batched",
+        "simt/piped64x128_batched")  # CostRow's order
 # simt's tiles by the row that prices them (planner.cpp: cost_row).
 SIMT_ROWS = {"128x32": "simt/slim", "32x128": "simt/slim", "256x16": "simt/slim", "16x256": "simt/slim",
              "thin_m": "simt/thin", "thin_n": "simt/thin", "stream": "simt/stream", "dot": "simt/dot",
-             "strips": "simt/strips", **{f"piped{t}": "simt/piped" for t in ("32x32", "32x64", "64x32", "64x64",
-                                                                             "64x128", "128x64")}}
+             "strips": "simt/strips", "piped32x32": "simt/piped32x32", "piped32x64": "simt/piped32x64",
+             "piped64x32": "simt/piped32x64", "piped64x64": "simt/piped64x64", "piped64x128": "simt/piped64x128",
+             "piped128x64": "simt/piped64x128"}
 INC = ROOT / "libecgemm" / "cost_coefficients.inc"
 # Pins of a family's forms (planner.hpp: FamilyPin), tried where the plain pin's plan is not the one timed.
 FORMS = {"gemv": ("lines", "wide")}
@@ -158,9 +161,10 @@ def cost_row(text, batched=False):
             words = text.split()
             return "gemv/along_k" + ("_staged" if "staged" in words else "_loaded" if "loaded" in words else "")
         return "gemv/along_len" + ("_cta" if fields["lanes"] != "32" else "")
-    if family == "simt":  # a batch on the stream or strip tile has rows of its own
+    if family == "simt":  # a batch on the stream, strip or piped tiles has rows of its own
         row = SIMT_ROWS.get(fields["tile"], "simt")
-        return row + "_batched" if batched and fields["tile"] in ("stream", "strips") else row
+        apart = fields["tile"] in ("stream", "strips") or fields["tile"].startswith("piped")
+        return row + "_batched" if batched and apart else row
     if family == "fused_mma":  # a batch has rows of its own, but for the 64-wide tile's tf32tf32
         tile = "fused_mma32" if fields.get("tile") == "32x32" else "fused_mma"
         apart = batched and method in ("tf32tf32", "halfhalf") and (tile == "fused_mma32" or method == "halfhalf")
@@ -327,7 +331,9 @@ def choose(points, coefs):
     offers them) against the best measured, and against the route the run's build took."""
     by_case = defaultdict(list)
     for p in points:
-        if p["row"] in coefs:  # a row with too few points to fit is left out of the choice
+        # A row with too few points to fit is left out of the choice, as is a row of zeros (the planner
+        # offers an uncalibrated row to its pin only: cost_model.cpp, calibrated).
+        if any(coefs.get(p["row"], ())):
             by_case[(p["id"], p["mode"])].append(p)
     for (cid, mode), ps in list(by_case.items()):
         if mode == "auto":

@@ -116,6 +116,22 @@ def test_a_row_without_coefficients_is_left_out_of_the_choice():
     assert row["pick"] == row["best"] == "simt"
 
 
+def test_a_time_of_another_rows_kernel_is_left_out():
+    # A plain "simt" pin timed simt's 128 x 32 tile; this build plans a piped tile for it, priced on a row of its
+    # own: that time prices nothing here (counted as mismatched). A plan that moved within its row keeps its time.
+    class Planner:
+        def plan(self, mode, family, gemm, batch):
+            tile = "piped32x32" if family == "simt" else "128x32"
+            return f"family=simt method=fp32 tile={tile} splits=1 workspace=0 est=1.0us", ONE
+
+    timed = {"gpu_ms": 0.01, "route": "family=simt method=fp32 tile=128x32 splits=2 workspace=0 est=2.0us"}
+    row = {"id": "b0", "m": 100, "k": 50, "n": 40, "batch": 30,
+           "methods": {"cublas": {"gpu_ms": 0.01}, "tf32tf32@simt": timed, "tf32tf32@simt:slim": timed}}
+    points, mismatched = F.samples({"gemm": [], "batched": [row]}, Planner())
+    assert mismatched == 2 and [(p["family"], p["row"], p["same_plan"]) for p in points] == \
+        [("simt:slim", "simt/slim", False)]
+
+
 def test_each_plans_row_is_the_one_the_library_priced_it_with():
     # The tool names a plan's row from its text (cost_row); the library picks it from the plan and the call. Both
     # must agree, or a refit moves the wrong row: the row's coefficients times the plan's features give the

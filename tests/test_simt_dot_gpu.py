@@ -24,10 +24,17 @@ SHAPES = [(1, 1), (2, 2), (3, 5), (5, 1), (1, 31), (32, 1), (2, 16), (7, 4), (4,
 KS = [1, 7, 33, 1000, 2500]  # below a warp, one lane each, and past a lane's 32-long chain
 
 
+@pytest.fixture
+def dot_pinned(monkeypatch):
+    """"simt:dot": the dot tile at every k, where plain "simt" may price a piped tile lower at 28-32 outputs."""
+    monkeypatch.setenv("ECGEMM_FAMILY", "simt:dot")
+
+
 @pytest.mark.parametrize("m,n", SHAPES)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("k", KS)
-def test_products(handle, m, n, ta, tb, k):
+def test_products(handle, dot_pinned, m, n, ta, tb, k):
+    assert "tile=dot " in plan(handle, "fp32", ta, tb, m, n, k, batch=11), (m, n, k)
     run_batch(handle, "strided", ta, tb, m, n, k, 11, seed=m * 31 + n * 7 + k)
 
 
@@ -48,14 +55,23 @@ def test_batch_counts_and_forms(handle, form, count):
 
 
 @pytest.mark.parametrize("alpha,beta", [(-1.5, 0.75), (0.0, 2.0), (2.0, 1.0)])
-def test_alpha_beta(handle, alpha, beta):
+def test_alpha_beta(handle, dot_pinned, alpha, beta):
     run_batch(handle, "strided", "N", "T", 4, 7, 300, 13, seed=5, alpha=alpha, beta=beta)
 
 
 @pytest.mark.parametrize("m,n", SHAPES)
-def test_plan_takes_the_dot_tile_for_batches_only(handle, m, n):
+def test_plan_takes_the_dot_tile_for_batches_only(handle, monkeypatch, m, n):
+    """Pinned to simt, a batch of such products takes the dot tile, or a piped tile where its batch row prices
+    it lower (28-32 outputs at k = 500: bench/results/piped-2026-12-07, call B); a single product never does."""
     for mode in ("fp32", "tf32tf32", "halfhalf"):
         text = plan(handle, mode, "N", "N", m, n, 500, batch=64)
-        assert re.search(r"family=simt .*tile=dot ", text), text
+        if "tile=piped" in text:
+            monkeypatch.setenv("ECGEMM_FAMILY", "simt:dot")
+            dot = plan(handle, mode, "N", "N", m, n, 500, batch=64)
+            monkeypatch.setenv("ECGEMM_FAMILY", "simt")
+            est = lambda t: float(t.split("est=")[1].removesuffix("us"))  # noqa: E731
+            assert "tile=dot " in dot and est(text) < est(dot), (text, dot)
+        else:
+            assert re.search(r"family=simt .*tile=dot ", text), text
     assert "tile=dot" not in plan(handle, "fp32", "N", "N", m, n, 500, batch=1)
     assert "tile=dot" not in plan(handle, "fp32", "N", "N", 8, 8, 500, batch=64)  # 64 outputs

@@ -202,7 +202,8 @@ def plan_factor(text):
 
 
 def samples(results, planner):
-    """Every pinned measurement: dicts of case, mode, family, row, features, measured us, and the plan check."""
+    """Every pinned measurement: dicts of case, mode, family, row, features, measured us, and the plan check.
+    A plan this build prices on another row than the one the run timed is counted as mismatched and left out."""
     out, mismatched = [], 0
     for section in ("gemm", "batched"):
         for row in results[section]:
@@ -228,6 +229,9 @@ def samples(results, planner):
                         (text, x), same = other, True
                         break
                 mismatched += not same
+                # The time of another row's kernel (a pin that now plans another tile) prices nothing here.
+                if not same and recorded and cost_row(recorded, batch > 1) != cost_row(text, batch > 1):
+                    continue
                 out.append({"id": row["id"], "section": section, "mode": mode, "family": family,
                             "plan": text.split(" est=")[0], "row": cost_row(text, batch > 1), "x": x,
                             "factor": plan_factor(text), "us": entry["gpu_ms"] * 1e3, "same_plan": same,

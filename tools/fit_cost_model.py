@@ -362,7 +362,7 @@ def report(results, points, mismatched, coefs, quality, choices, picks):
              f"({results['env'].get('gpu')}, run of {results['started_utc']})", ""]
     if mismatched:
         lines += [f"{mismatched} measurements planned differently here than in the run (another build): "
-                  "their features follow this build.", ""]
+                  "those this build prices on another row are left out, the others' features follow this build.", ""]
     lines += ["| row | points | " + " | ".join(FEATURES) + " | median error | 90th pct |",
               "|---|---:|" + "---:|" * len(FEATURES) + "---:|---:|"]
     for r in ROWS:

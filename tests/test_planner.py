@@ -10,7 +10,7 @@ import re
 import pytest
 
 from _capi import MODES, STATUS, load
-from tools.fit_cost_model import cost_constant, guard_cost, inc_coefs
+from tools.fit_cost_model import cost_constant, cost_row, guard_cost, inc_coefs
 
 FP32_ROUTE_MAX_K = 32   # libecgemm/planner.cpp: kFp32RouteMaxK
 FP32_FORM_MAX_K = 32    # libecgemm/kernels/fused_mma.hpp: kFp32FormMaxK
@@ -674,11 +674,20 @@ def test_the_planner_offers_a_piped_tile_once_its_row_is_calibrated(plan_on):
     (a tile lands behind the old routes); once one is calibrated, it picks one somewhere on a grid of shapes that
     fill the GPU poorly with simt's 128-wide tiles. A piped tile's estimate is its shape's row (mirrored tiles
     share one; a batch has its own) times the plan's features."""
-    def row(tile, batch):
-        shape = tile if tile in ("piped32x32", "piped64x64") else "piped32x64" if "32" in tile else "piped64x128"
-        return f"simt/{shape}" + ("_batched" if batch > 1 else "")
+    no_floor = Device(9, 0, SMS, 232448, 0.0)
     for batch in (1, 300):
-        offered = {t for t in PIPED if any(inc_coefs()[row(t, batch)])}
+        # Each tile pinned: its row (the tool's cost_row, as the fit names it) and its estimate, that row times
+        # the plan's features.
+        offered = set()
+        for tile in PIPED:
+            status, text, x = plan_on("fp32", 1371, 358, 124, family=f"simt:{tile}", batch=batch, device=no_floor)
+            row = cost_row(text, batch > 1)
+            assert row.startswith("simt/piped") and row.endswith("_batched") == (batch > 1), (batch, text)
+            coefs = inc_coefs()[row]
+            est = float(fields(text)["est"].removesuffix("us"))
+            assert est == pytest.approx(sum(a * b for a, b in zip(coefs, x)), abs=0.051), (batch, text)
+            if any(coefs):
+                offered.add(tile)
         picked = set()
         for mode in ("fp32", "tf32tf32"):
             for m, n, k in itertools.product((11, 40, 300, 1371, 6000), (33, 90, 358, 2000), (33, 124, 1000)):
@@ -688,9 +697,3 @@ def test_the_planner_offers_a_piped_tile_once_its_row_is_calibrated(plan_on):
                 if tile.startswith("piped"):
                     picked.add(tile)
         assert picked <= offered and bool(picked) == bool(offered), (batch, offered, picked)
-        no_floor = Device(9, 0, SMS, 232448, 0.0)
-        for tile in PIPED:
-            status, text, x = plan_on("fp32", 1371, 358, 124, family=f"simt:{tile}", batch=batch, device=no_floor)
-            est = float(fields(text)["est"].removesuffix("us"))
-            coefs = inc_coefs()[row(tile, batch)]
-            assert est == pytest.approx(sum(a * b for a, b in zip(coefs, x)), abs=0.051), (batch, text)

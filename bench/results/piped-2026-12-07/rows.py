@@ -1,6 +1,8 @@
 """The piped rows (README.md, calls B and S): how the fitted rows price call B's pinned piped times, by section and
 k (estimate / measured: single products priced low on small grids), and seed 26's batches in call S against call V
-(our own time where a batch moved to a piped tile, and on the routes that did not move; cuBLAS's time on those).
+(our own time where a batch moved to a piped tile, and on the routes that did not move; cuBLAS's time on those);
+call R (the refitted batch rows) against call S: every batch whose route changed, in our own time over the unmoved
+routes' (call R ran on another machine).
 
     python bench/results/piped-2026-12-07/rows.py   (after building the library with the committed rows)
 """
@@ -71,6 +73,38 @@ def moved(before, after):
             print(f"|   | {i}: {row['batch']} × {row['m']}×{row['k']}×{row['n']} | {r:.2f} | {old} → {new} | | | |")
 
 
+def rerouted(before, after):
+    a, b = load(before), load(after)
+    ra = {r["id"]: r for r in a["batched"] if "error" not in r}
+    rb = {r["id"]: r for r in b["batched"] if "error" not in r}
+    print("\n| mode | unmoved: our / cuBLAS time, after over before | moved | moved, our time over the unmoved's (geomean) |"
+          " all batches, likewise |\n|---|---:|---:|---:|---:|")
+    lines = []
+    for mode in ("tf32tf32", "halfhalf", "auto"):
+        same, cublas, moved, every = [], [], [], []
+        for i in sorted(set(ra) & set(rb)):
+            ma, mb = ra[i]["methods"].get(mode, {}), rb[i]["methods"].get(mode, {})
+            if "gpu_ms" not in ma or "gpu_ms" not in mb:
+                continue
+            r = ma["gpu_ms"] / mb["gpu_ms"]
+            every.append(r)
+            old, new = (m["route"].split(" est=")[0] for m in (ma, mb))
+            if old == new:
+                same.append(r)
+                cublas.append(ra[i]["methods"]["cublas"]["gpu_ms"] / rb[i]["methods"]["cublas"]["gpu_ms"])
+            else:
+                moved.append(r)
+                row = rb[i]
+                lines.append(f"| {mode} | {i}: {row['batch']} × {row['m']}×{row['k']}×{row['n']} | "
+                             f"{old.split(' splits')[0]} → {new.split(' splits')[0]} | {r / geomean(same or [1]):.2f} |")
+        base = geomean(same)
+        print(f"| {mode} | {1 / base:.3f} / {1 / geomean(cublas):.3f} | {len(moved)} | {geomean(moved) / base:.3f} | "
+              f"{geomean(every) / base:.4f} |")
+    print("\n| mode | batch | route before → after | speed-up over the unmoved's |\n|---|---|---|---:|")
+    print("\n".join(lines))
+
+
 if __name__ == "__main__":
     fit_by_k(HERE / "callB/cal41/results.json.gz")
     moved(HERE / "callV/random-26/results.json.gz", HERE / "callS/random-26/results.json.gz")
+    rerouted(HERE / "callS/random-26/results.json.gz", HERE / "callR/random-26/results.json.gz")

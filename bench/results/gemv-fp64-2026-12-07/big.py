@@ -1,0 +1,62 @@
+"""GEMV products that stream DRAM (or L2), where FP64 sums could cost time if anything does: GPU time of
+back-to-back calls (bench.timing.gpu_ms) of ecgemm's route in tf32tf32 and of cuBLAS (torch.matmul / torch.bmm,
+TF32 off) in the same process; residuals against float64. Run once per build (the baseline's, then the tree's).
+
+    python big.py OUT.jsonl
+"""
+import json
+import sys
+
+import torch
+
+import ecgemm
+from bench.timing import gpu_ms
+
+# (batch, m, k, n, op): both kernels (k contiguous: op(A) transposed for m >= n), widths 1-4, split and unsplit,
+# the lines kernel (17 <= k <= 256) on many lines and on batches, the short-k kernel.
+CASES = [
+    (0, 16384, 16384, 1, "NN"), (0, 16384, 16384, 1, "TN"), (0, 1, 16384, 16384, "NN"), (0, 1, 16384, 16384, "NT"),
+    (0, 16384, 16384, 2, "TN"), (0, 16384, 16384, 3, "TN"), (0, 16384, 16384, 4, "TN"),
+    (0, 16384, 16384, 2, "NN"), (0, 16384, 16384, 3, "NN"), (0, 16384, 16384, 4, "NN"),
+    (0, 4096, 4096, 1, "TN"), (0, 4096, 4096, 4, "TN"), (0, 4096, 4096, 1, "NN"), (0, 4096, 4096, 4, "NN"),
+    (0, 1, 4096, 4096, "NN"), (0, 2, 4096, 4096, "NN"), (0, 1, 65536, 1024, "NN"), (0, 1, 1024, 65536, "NN"),
+    (0, 262144, 200, 1, "TN"), (0, 262144, 200, 3, "TN"), (0, 262144, 200, 4, "TN"), (0, 262144, 64, 4, "TN"),
+    (0, 1048576, 12, 1, "NN"), (0, 1048576, 12, 4, "NN"), (0, 1048576, 12, 4, "TN"),
+    (12999, 312, 196, 1, "NN"), (5000, 128, 100, 4, "NN"), (5000, 128, 100, 4, "TN"), (8192, 256, 16, 2, "NN"),
+]
+
+
+def operand(batch, rows, cols, trans, g):
+    lead = (batch,) if batch else ()
+    x = torch.rand(*lead, cols, rows, device="cuda", generator=g).transpose(-1, -2) if trans else \
+        torch.rand(*lead, rows, cols, device="cuda", generator=g)
+    return x * 2 - 1
+
+
+def main():
+    torch.backends.cuda.matmul.allow_tf32 = False
+    g = torch.Generator(device="cuda").manual_seed(5)
+    with open(sys.argv[1], "w") as f:
+        for batch, m, k, n, op in CASES:
+            a, b = operand(batch, m, k, op[0] == "T", g), operand(batch, k, n, op[1] == "T", g)
+            out = torch.empty(*((batch,) if batch else ()), m, n, device="cuda")
+            peer = (lambda: torch.bmm(a, b, out=out)) if batch else (lambda: torch.matmul(a, b, out=out))
+            ours = lambda: ecgemm.matmul(a, b, out=out, mode="tf32tf32")  # noqa: E731
+            row = dict(batch=batch, m=m, k=k, n=n, op=op, route=ecgemm.explain(a, b, mode="tf32tf32"))
+            row["cublas_ms"] = gpu_ms(torch, peer, batches=15, calls=10)
+            row["ms"] = gpu_ms(torch, ours, batches=15, calls=10)
+            ref = a.double() @ b.double()
+            for name, call in (("cublas_res", peer), ("res", ours)):
+                call()
+                row[name] = float((out.double() - ref).norm() / ref.norm())
+            gb = 4 * (a.numel() + b.numel() + out.numel()) / 1e9
+            row["gbps"] = gb / (row["ms"] / 1e3)
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            print(f"b{batch} {m}x{k}x{n} {op}: {row['ms'] * 1e3:8.1f} us ({row['gbps']:6.0f} GB/s) x cuBLAS "
+                  f"{row['cublas_ms'] / row['ms']:.2f}, residual {row['res']:.2e} / {row['cublas_res']:.2e} | "
+                  f"{row['route'][:70]}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

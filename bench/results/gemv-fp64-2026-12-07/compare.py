@@ -1,0 +1,87 @@
+"""Call G: the tree (FP64 sums in the gemv family) against the baseline (FP32 sums), one machine. Seed 26's sweep:
+for every product and batch whose route is gemv in both builds, our GPU time baseline / tree (geometric mean, range,
+by kernel) and the residual over cuBLAS's in each build; every route's count above SGEMM's residual; big.py's
+DRAM-bound products side by side.
+
+    python bench/results/gemv-fp64-2026-12-07/compare.py
+"""
+import gzip
+import json
+import math
+import pathlib
+from collections import defaultdict
+
+HERE = pathlib.Path(__file__).resolve().parent
+MODES = ("tf32tf32", "halfhalf", "auto")
+
+
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else math.nan
+
+
+def kernel(route):
+    """The gemv kernel a route string names (gemv.cu): short-k, lines, along k, along the long side."""
+    if "lanes=" in route and "layout=along_k" in route:
+        return "lines"
+    return route.split("layout=")[1].split()[0] if "layout=" in route else route.split()[0]
+
+
+def sweep(build):
+    return json.load(gzip.open(HERE / f"call{build}/random-26/results.json.gz"))
+
+
+def main():
+    base, tree = sweep("G/base"), sweep("G/tree")
+    print("| section | mode | gemv cases | base / tree time, geomean | min | max | other routes (same plan) |\n"
+          "|---|---|---:|---:|---:|---:|---:|")
+    by_kernel = defaultdict(list)
+    for section in ("gemm", "batched"):
+        rb = {r["id"]: r for r in base[section] if "error" not in r}
+        rt = {r["id"]: r for r in tree[section] if "error" not in r}
+        for mode in MODES:
+            gemv, other = [], []
+            for i in sorted(set(rb) & set(rt)):
+                mb, mt = rb[i]["methods"].get(mode, {}), rt[i]["methods"].get(mode, {})
+                if "gpu_ms" not in mb or "gpu_ms" not in mt:
+                    continue
+                r = mb["gpu_ms"] / mt["gpu_ms"]
+                if mb["route"].startswith("family=gemv") and mt["route"].startswith("family=gemv"):
+                    gemv.append(r)
+                    if section == "gemm" and mode == "tf32tf32":
+                        k = rt[i]["k"]
+                        by_kernel[(kernel(mt["route"]), "k<=16" if k <= 16 else "k>16")].append(r)
+                elif mb["route"].split(" est=")[0] == mt["route"].split(" est=")[0]:
+                    other.append(r)
+            print(f"| {section} | {mode} | {len(gemv)} | {geomean(gemv):.3f} | {min(gemv):.2f} | {max(gemv):.2f} | "
+                  f"{geomean(other):.3f} ({len(other)}) |")
+    print("\n| gemv kernel (tf32tf32, 2-D) | k | cases | base / tree time, geomean | min |\n|---|---|---:|---:|---:|")
+    for (name, k), v in sorted(by_kernel.items()):
+        print(f"| {name} | {k} | {len(v)} | {geomean(v):.3f} | {min(v):.2f} |")
+    print("\n| build | mode | products | above SGEMM's residual (C >= 1e4) | max | above (any size) | of them gemv | max gemv |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|")
+    for name, d in (("base", base), ("tree", tree)):
+        for mode in MODES:
+            rows = [(c, c["methods"][mode]) for c in d["gemm"] if "residual_ratio" in c["methods"].get(mode, {})]
+            big = [m["residual_ratio"] for c, m in rows if c["m"] * c["n"] >= 1e4]
+            above = [(c, m) for c, m in rows if m["residual_ratio"] > 1.0]
+            g = [m["residual_ratio"] for c, m in rows if m["route"].startswith("family=gemv")]
+            print(f"| {name} | {mode} | {len(rows)} | {sum(x > 1 for x in big)} | {max(big):.3f} | {len(above)} | "
+                  f"{sum(m['route'].startswith('family=gemv') for c, m in above)} | {max(g):.3f} |")
+    print("\n| product | route (tree) | base µs | tree µs | base / tree | tree GB/s | × cuBLAS base / tree | residual base / tree / cuBLAS |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|")
+    rows = {}
+    for name in ("base", "tree"):
+        for line in open(HERE / f"callG/{name}/big.jsonl"):
+            r = json.loads(line)
+            rows.setdefault((r["batch"], r["m"], r["k"], r["n"], r["op"]), {})[name] = r
+    for (batch, m, k, n, op), v in rows.items():
+        if len(v) < 2:
+            continue
+        b, t = v["base"], v["tree"]
+        print(f"| {batch} × {m}×{k}×{n} {op} | {t['route'].split(' workspace')[0][12:]} | {b['ms'] * 1e3:.1f} | "
+              f"{t['ms'] * 1e3:.1f} | {b['ms'] / t['ms']:.3f} | {t['gbps']:.0f} | {b['cublas_ms'] / b['ms']:.2f} / "
+              f"{t['cublas_ms'] / t['ms']:.2f} | {b['res']:.2e} / {t['res']:.2e} / {t['cublas_res']:.2e} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,9 +2,12 @@
 back-to-back calls (bench.timing.gpu_ms) of ecgemm's route in tf32tf32 and of cuBLAS (torch.matmul / torch.bmm,
 TF32 off) in the same process; residuals against float64. Run once per build (the baseline's, then the tree's).
 
-    python big.py OUT.jsonl
+    python big.py OUT.jsonl [--pinned]
+
+--pinned (call H) adds PINNED: the kernels the planner gives other shapes to, pinned (ECGEMM_FAMILY, read per call).
 """
 import json
+import os
 import sys
 
 import torch
@@ -25,6 +28,16 @@ CASES = [
     (12999, 312, 196, 1, "NN"), (5000, 128, 100, 4, "NN"), (5000, 128, 100, 4, "TN"), (8192, 256, 16, 2, "NN"),
 ]
 
+# (batch, m, k, n, op, pin): along k with a thin side of 2-4, staged (B as stored, "NN") and loaded ("NT": each thin
+# column contiguous along k), split and unsplit; the lines kernel at 3-4 thin columns on one product.
+PINNED = [
+    (0, 16384, 16384, w, op, "gemv") for w in (2, 3, 4) for op in ("NN", "NT")
+] + [
+    (0, 4096, 4096, w, op, "gemv") for w in (2, 4) for op in ("NN", "NT")
+] + [
+    (0, 262144, 100, w, "NN", "gemv:lines") for w in (2, 3, 4)
+] + [(2000, 128, 100, 3, "NN", "gemv:lines")]
+
 
 def operand(batch, rows, cols, trans, g):
     lead = (batch,) if batch else ()
@@ -37,12 +50,17 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     g = torch.Generator(device="cuda").manual_seed(5)
     with open(sys.argv[1], "w") as f:
-        for batch, m, k, n, op in CASES:
+        cases = [c + ("",) for c in CASES] + (PINNED if "--pinned" in sys.argv else [])
+        for batch, m, k, n, op, pin in cases:
+            if pin:
+                os.environ["ECGEMM_FAMILY"] = pin
+            else:
+                os.environ.pop("ECGEMM_FAMILY", None)
             a, b = operand(batch, m, k, op[0] == "T", g), operand(batch, k, n, op[1] == "T", g)
             out = torch.empty(*((batch,) if batch else ()), m, n, device="cuda")
             peer = (lambda: torch.bmm(a, b, out=out)) if batch else (lambda: torch.matmul(a, b, out=out))
             ours = lambda: ecgemm.matmul(a, b, out=out, mode="tf32tf32")  # noqa: E731
-            row = dict(batch=batch, m=m, k=k, n=n, op=op, route=ecgemm.explain(a, b, mode="tf32tf32"))
+            row = dict(batch=batch, m=m, k=k, n=n, op=op, pin=pin, route=ecgemm.explain(a, b, mode="tf32tf32"))
             row["cublas_ms"] = gpu_ms(torch, peer, batches=15, calls=10)
             row["ms"] = gpu_ms(torch, ours, batches=15, calls=10)
             ref = a.double() @ b.double()
@@ -53,7 +71,7 @@ def main():
             row["gbps"] = gb / (row["ms"] / 1e3)
             f.write(json.dumps(row) + "\n")
             f.flush()
-            print(f"b{batch} {m}x{k}x{n} {op}: {row['ms'] * 1e3:8.1f} us ({row['gbps']:6.0f} GB/s) x cuBLAS "
+            print(f"b{batch} {m}x{k}x{n} {op}{' ' + pin if pin else ''}: {row['ms'] * 1e3:8.1f} us ({row['gbps']:6.0f} GB/s) x cuBLAS "
                   f"{row['cublas_ms'] / row['ms']:.2f}, residual {row['res']:.2e} / {row['cublas_res']:.2e} | "
                   f"{row['route'][:70]}", flush=True)
 

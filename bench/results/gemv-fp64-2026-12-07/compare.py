@@ -3,15 +3,17 @@ for every product and batch whose route is gemv in both builds, our GPU time bas
 by kernel) and the residual over cuBLAS's in each build; every route's count above SGEMM's residual; big.py's
 DRAM-bound products side by side.
 
-    python bench/results/gemv-fp64-2026-12-07/compare.py
+    python bench/results/gemv-fp64-2026-12-07/compare.py [callG | callH]
 """
 import gzip
 import json
 import math
 import pathlib
+import sys
 from collections import defaultdict
 
 HERE = pathlib.Path(__file__).resolve().parent
+CALL = sys.argv[1] if len(sys.argv) > 1 else "callG"
 MODES = ("tf32tf32", "halfhalf", "auto")
 
 
@@ -27,11 +29,11 @@ def kernel(route):
 
 
 def sweep(build):
-    return json.load(gzip.open(HERE / f"call{build}/random-26/results.json.gz"))
+    return json.load(gzip.open(HERE / CALL / build / "random-26/results.json.gz"))
 
 
 def main():
-    base, tree = sweep("G/base"), sweep("G/tree")
+    base, tree = sweep("base"), sweep("tree")
     print("| section | mode | gemv cases | base / tree time, geomean | min | max | other routes (same plan) |\n"
           "|---|---|---:|---:|---:|---:|---:|")
     by_kernel = defaultdict(list)
@@ -71,14 +73,14 @@ def main():
           "|---|---|---:|---:|---:|---:|---:|---:|")
     rows = {}
     for name in ("base", "tree"):
-        for line in open(HERE / f"callG/{name}/big.jsonl"):
+        for line in open(HERE / CALL / name / "big.jsonl"):
             r = json.loads(line)
-            rows.setdefault((r["batch"], r["m"], r["k"], r["n"], r["op"]), {})[name] = r
-    for (batch, m, k, n, op), v in rows.items():
+            rows.setdefault((r["batch"], r["m"], r["k"], r["n"], r["op"], r.get("pin", "")), {})[name] = r
+    for (batch, m, k, n, op, pin), v in rows.items():
         if len(v) < 2:
             continue
         b, t = v["base"], v["tree"]
-        print(f"| {batch} × {m}×{k}×{n} {op} | {t['route'].split(' workspace')[0][12:]} | {b['ms'] * 1e3:.1f} | "
+        print(f"| {batch} × {m}×{k}×{n} {op}{' ' + pin if pin else ''} | {t['route'].split(' workspace')[0][12:]} | {b['ms'] * 1e3:.1f} | "
               f"{t['ms'] * 1e3:.1f} | {b['ms'] / t['ms']:.3f} | {t['gbps']:.0f} | {b['cublas_ms'] / b['ms']:.2f} / "
               f"{t['cublas_ms'] / t['ms']:.2f} | {b['res']:.2e} / {t['res']:.2e} / {t['cublas_res']:.2e} |")
 

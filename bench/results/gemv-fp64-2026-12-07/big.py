@@ -29,14 +29,20 @@ CASES = [
 ]
 
 # (batch, m, k, n, op, pin): along k with a thin side of 2-4, staged (B as stored, "NN") and loaded ("NT": each thin
-# column contiguous along k), split and unsplit; the lines kernel at 3-4 thin columns on one product.
+# column contiguous along k), split and unsplit; the lines kernel at 3-4 thin columns on one product; fused_mma's FP32
+# form.
 PINNED = [
     (0, 16384, 16384, w, op, "gemv") for w in (2, 3, 4) for op in ("NN", "NT")
 ] + [
     (0, 4096, 4096, w, op, "gemv") for w in (2, 4) for op in ("NN", "NT")
 ] + [
     (0, 262144, 100, w, "NN", "gemv:lines") for w in (2, 3, 4)
-] + [(2000, 128, 100, 3, "NN", "gemv:lines")]
+] + [(2000, 128, 100, 3, "NN", "gemv:lines")] + [
+    # fused_mma's FP32 form (fp32_form_fp64.patch: FP64 sums at k <= 16 or in one wave): C-bound grids at k 8-16 (its
+    # FP64 FMAs' worst case), k = 17 (FP32 chains), and one-wave grids at k near 32.
+    (0, 8192, k, 8192, "NN", "fused_mma/fp32") for k in (8, 16, 17)
+] + [(0, 591, 32, 259, "NN", "fused_mma/fp32"), (0, 7298, 30, 9, "TN", "fused_mma/fp32"),
+     (700, 45, 9, 20, "NN", "fused_mma/fp32")]
 
 
 def operand(batch, rows, cols, trans, g):

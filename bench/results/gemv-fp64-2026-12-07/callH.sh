@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Device call H (README.md): call G's FP64 sums with the thin values staged in FP64, converted once a CTA
-# (gemv_fp64_staged.patch applied: the tree) against the baseline (f652b9b, FP32 sums; carried as .baseline), each
-# built and timed in turn on one machine: the tree's GEMV, planner, stream and batched GPU tests; seed 26's sweep and
-# big.py --pinned on each build, and on the tree once more with the thin side along k read a lane at a time as in
-# call G (ECGEMM_GEMV_THIN=loaded, the patch's experiment switch); then both kernels under ncu (pipes, stalls), and memcheck over the staging tests.
+# Device call H (README.md): the tree (gemv_fp64_staged.patch, then fp32_form_fp64.patch, applied) against the
+# baseline (f652b9b, FP32 sums; carried as .baseline), each built and timed in turn on one machine. The tree: call G's
+# FP64 GEMV sums with the thin values staged in FP64, converted once a CTA; fused_mma's FP32 form summing in FP64 where
+# that hides. The tree's GEMV, FP32-form, planner, stream and batched tests; seed 26's sweep and big.py --pinned on
+# each build, and on the tree once more with the thin side along k read a lane at a time as in call G
+# (ECGEMM_GEMV_THIN=loaded, the patch's experiment switch); both GEMV kernels under ncu (pipes, stalls); memcheck.
 set -o pipefail
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
 T0=$(date +%s); R=bench/results/gemv-fp64-2026-12-07; O=$OUT/callH
@@ -14,8 +15,9 @@ for build in tree base; do
   python3 -m pip install --no-deps --no-build-isolation --no-index -C cmake.define.ECGEMM_CUDA_ARCHITECTURES=90a-real \
     -C build-dir=/tmp/b-$build $src > $O/build-$build.txt 2>&1; echo "$build build exit $? $(( $(date +%s) - T0 )) s"
   if [ $build = tree ]; then
-    timeout 130 python3 -m pytest -q -p no:cacheprovider -rfE -n 14 tests/test_gemv_gpu.py tests/test_planner_gpu.py \
-      tests/test_streams_gpu.py tests/test_c_batched_gpu.py > $O/tests.txt 2>&1
+    timeout 150 python3 -m pytest -q -p no:cacheprovider -rfE -n 14 tests/test_gemv_gpu.py tests/test_planner_gpu.py \
+      tests/test_streams_gpu.py tests/test_c_batched_gpu.py tests/test_fused_mma_fp32_gpu.py tests/test_planner.py \
+      > $O/tests.txt 2>&1
     echo "tests exit $? $(( $(date +%s) - T0 )) s"; tail -n 1 $O/tests.txt; grep -E "^FAILED|^ERROR" $O/tests.txt | cut -c1-220 | head
   fi
   mkdir -p $O/$build
@@ -50,7 +52,9 @@ ncu_one gemv_along_k along-k-1 "a = torch.rand(16384, 16384, device='cuda'); b =
 left=$(( 540 - ($(date +%s) - T0) ))
 if [ $left -gt 30 ]; then
   timeout $left compute-sanitizer --tool memcheck --error-exitcode 7 python3 -m pytest -q -p no:cacheprovider \
-    tests/test_gemv_gpu.py -k "staged_over_spans and (N-T or T-N) or short_lines_batches and strided" > $O/memcheck.txt 2>&1
+    tests/test_gemv_gpu.py tests/test_fused_mma_fp32_gpu.py \
+    -k "staged_over_spans and (N-T or T-N) or short_lines_batches and strided or fp64_sums_where and tf32tf32" \
+    > $O/memcheck.txt 2>&1
   echo "memcheck exit $? $(( $(date +%s) - T0 )) s"; grep -E "ERROR SUMMARY|passed|failed" $O/memcheck.txt | tail -3
 fi
 tar -czf $OUT/callH.tgz -C $OUT callH

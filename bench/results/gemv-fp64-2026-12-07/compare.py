@@ -34,14 +34,14 @@ def sweep(build):
 
 def main():
     base, tree = sweep("base"), sweep("tree")
-    print("| section | mode | gemv cases | base / tree time, geomean | min | max | other routes (same plan) |\n"
-          "|---|---|---:|---:|---:|---:|---:|")
+    print("| section | mode | gemv cases | base / tree time, geomean | min | max | fused_mma's FP32 form (cases) | "
+          "other routes (same plan) |\n|---|---|---:|---:|---:|---:|---:|---:|")
     by_kernel = defaultdict(list)
     for section in ("gemm", "batched"):
         rb = {r["id"]: r for r in base[section] if "error" not in r}
         rt = {r["id"]: r for r in tree[section] if "error" not in r}
         for mode in MODES:
-            gemv, other = [], []
+            gemv, form, other = [], [], []
             for i in sorted(set(rb) & set(rt)):
                 mb, mt = rb[i]["methods"].get(mode, {}), rt[i]["methods"].get(mode, {})
                 if "gpu_ms" not in mb or "gpu_ms" not in mt:
@@ -52,15 +52,17 @@ def main():
                     if section == "gemm" and mode == "tf32tf32":
                         k = rt[i]["k"]
                         by_kernel[(kernel(mt["route"]), "k<=16" if k <= 16 else "k>16")].append(r)
+                elif all(x["route"].startswith("family=fused_mma method=fp32 ") for x in (mb, mt)):
+                    form.append(r)  # call H's fp32_form_fp64.patch adds " sums=fp64" to some
                 elif mb["route"].split(" est=")[0] == mt["route"].split(" est=")[0]:
                     other.append(r)
             print(f"| {section} | {mode} | {len(gemv)} | {geomean(gemv):.3f} | {min(gemv):.2f} | {max(gemv):.2f} | "
-                  f"{geomean(other):.3f} ({len(other)}) |")
+                  f"{geomean(form):.3f} ({len(form)}) | {geomean(other):.3f} ({len(other)}) |")
     print("\n| gemv kernel (tf32tf32, 2-D) | k | cases | base / tree time, geomean | min |\n|---|---|---:|---:|---:|")
     for (name, k), v in sorted(by_kernel.items()):
         print(f"| {name} | {k} | {len(v)} | {geomean(v):.3f} | {min(v):.2f} |")
-    print("\n| build | mode | products | above SGEMM's residual (C >= 1e4) | max | above (any size) | of them gemv | max gemv |\n"
-          "|---|---|---:|---:|---:|---:|---:|---:|")
+    print("\n| build | mode | products | above SGEMM's residual (C >= 1e4) | max | above (any size) | of them gemv | max gemv "
+          "| of them the FP32 form |\n|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, d in (("base", base), ("tree", tree)):
         for mode in MODES:
             rows = [(c, c["methods"][mode]) for c in d["gemm"] if "residual_ratio" in c["methods"].get(mode, {})]
@@ -68,7 +70,8 @@ def main():
             above = [(c, m) for c, m in rows if m["residual_ratio"] > 1.0]
             g = [m["residual_ratio"] for c, m in rows if m["route"].startswith("family=gemv")]
             print(f"| {name} | {mode} | {len(rows)} | {sum(x > 1 for x in big)} | {max(big):.3f} | {len(above)} | "
-                  f"{sum(m['route'].startswith('family=gemv') for c, m in above)} | {max(g):.3f} |")
+                  f"{sum(m['route'].startswith('family=gemv') for c, m in above)} | {max(g):.3f} | "
+                  f"{sum(m['route'].startswith('family=fused_mma method=fp32 ') for c, m in above)} |")
     print("\n| product | route (tree) | base µs | tree µs | base / tree | tree GB/s | × cuBLAS base / tree | residual base / tree / cuBLAS |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|")
     rows = {}

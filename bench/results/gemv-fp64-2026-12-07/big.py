@@ -4,7 +4,8 @@ TF32 off) in the same process; residuals against float64. Run once per build (th
 
     python big.py OUT.jsonl [--pinned]
 
---pinned (call H) adds PINNED: the kernels the planner gives other shapes to, pinned (ECGEMM_FAMILY, read per call).
+--pinned (call H) adds PINNED: the kernels the planner gives other shapes to, pinned (ECGEMM_FAMILY, read per call);
+call J adds the FP32 form's multi-wave grids at k = 24-32 and a batch.
 """
 import json
 import os
@@ -40,8 +41,9 @@ PINNED = [
 ] + [(2000, 128, 100, 3, "NN", "gemv:lines")] + [
     # fused_mma's FP32 form (fp32_form_fp64.patch: FP64 sums at k <= 16 or in one wave): C-bound grids at k 8-16 (its
     # FP64 FMAs' worst case), k = 17 (FP32 chains), and one-wave grids at k near 32.
-    (0, 8192, k, 8192, "NN", "fused_mma/fp32") for k in (8, 16, 17)
-] + [(0, 591, 32, 259, "NN", "fused_mma/fp32"), (0, 7298, 30, 9, "TN", "fused_mma/fp32"),
+    (0, 8192, k, 8192, "NN", "fused_mma/fp32") for k in (8, 16, 17, 24, 32)
+] + [(0, 2000, 32, 1500, "NN", "fused_mma/fp32"), (0, 2000, 16, 1500, "TT", "fused_mma/fp32"),
+     (300, 100, 24, 100, "NN", "fused_mma/fp32")] + [(0, 591, 32, 259, "NN", "fused_mma/fp32"), (0, 7298, 30, 9, "TN", "fused_mma/fp32"),
      (700, 45, 9, 20, "NN", "fused_mma/fp32")]
 
 

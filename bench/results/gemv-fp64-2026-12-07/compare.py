@@ -3,7 +3,11 @@ for every product and batch whose route is gemv in both builds, our GPU time bas
 by kernel) and the residual over cuBLAS's in each build; every route's count above SGEMM's residual; big.py's
 DRAM-bound products side by side.
 
-    python bench/results/gemv-fp64-2026-12-07/compare.py [callG | callH]
+    python bench/results/gemv-fp64-2026-12-07/compare.py [callG | callH | callI]
+
+A call whose folder has no base sweep or big.py run of the base (call I, short of device time) takes call H's base
+(the same sources, another H100): there each time ratio is of the two builds' times over cuBLAS's in their own
+process. Where the call has big-always.jsonl (call I), the FP32 form's pinned products with FP64 sums everywhere.
 """
 import gzip
 import json
@@ -28,8 +32,24 @@ def kernel(route):
     return route.split("layout=")[1].split()[0] if "layout=" in route else route.split()[0]
 
 
+def source(build, name):
+    """The call's own file, or call H's base (the same sources) where the call has none."""
+    own = HERE / CALL / build / name
+    return own if own.exists() or build == "tree" else HERE / "callH" / build / name
+
+
+CROSS = source("base", "big.jsonl").parent.parent.name != CALL  # the base ran in another process, on another H100
+
+
 def sweep(build):
-    return json.load(gzip.open(HERE / CALL / build / "random-26/results.json.gz"))
+    return json.load(gzip.open(source(build, "random-26/results.json.gz")))
+
+
+def ratio(b, t, ms="gpu_ms", peer=None):
+    """Base / tree time: of times over cuBLAS's where the builds ran on different machines."""
+    if not CROSS:
+        return b[ms] / t[ms]
+    return (b[ms] / b[peer]) / (t[ms] / t[peer])
 
 
 def main():
@@ -46,7 +66,8 @@ def main():
                 mb, mt = rb[i]["methods"].get(mode, {}), rt[i]["methods"].get(mode, {})
                 if "gpu_ms" not in mb or "gpu_ms" not in mt:
                     continue
-                r = mb["gpu_ms"] / mt["gpu_ms"]
+                r = ratio(dict(mb, peer=rb[i]["methods"]["cublas"]["gpu_ms"]),
+                          dict(mt, peer=rt[i]["methods"]["cublas"]["gpu_ms"]), peer="peer")
                 if mb["route"].startswith("family=gemv") and mt["route"].startswith("family=gemv"):
                     gemv.append(r)
                     if section == "gemm" and mode == "tf32tf32":
@@ -76,7 +97,7 @@ def main():
           "|---|---|---:|---:|---:|---:|---:|---:|")
     rows = {}
     for name in ("base", "tree"):
-        for line in open(HERE / CALL / name / "big.jsonl"):
+        for line in open(source(name, "big.jsonl")):
             r = json.loads(line)
             rows.setdefault((r["batch"], r["m"], r["k"], r["n"], r["op"], r.get("pin", "")), {})[name] = r
     for (batch, m, k, n, op, pin), v in rows.items():
@@ -84,8 +105,21 @@ def main():
             continue
         b, t = v["base"], v["tree"]
         print(f"| {batch} × {m}×{k}×{n} {op}{' ' + pin if pin else ''} | {t['route'].split(' workspace')[0][12:]} | {b['ms'] * 1e3:.1f} | "
-              f"{t['ms'] * 1e3:.1f} | {b['ms'] / t['ms']:.3f} | {t['gbps']:.0f} | {b['cublas_ms'] / b['ms']:.2f} / "
+              f"{t['ms'] * 1e3:.1f} | {ratio(b, t, 'ms', 'cublas_ms'):.3f} | {t['gbps']:.0f} | {b['cublas_ms'] / b['ms']:.2f} / "
               f"{t['cublas_ms'] / t['ms']:.2f} | {b['res']:.2e} / {t['res']:.2e} / {t['cublas_res']:.2e} |")
+    always = HERE / CALL / "tree" / "big-always.jsonl"
+    if always.exists():
+        print("\n| FP32 form, pinned | tree's plan | tree µs | FP64 sums everywhere µs | always / tree time | "
+              "× cuBLAS tree / always | residual tree / always / cuBLAS |\n|---|---|---:|---:|---:|---:|---:|")
+        for line in open(always):
+            a = json.loads(line)
+            key = (a["batch"], a["m"], a["k"], a["n"], a["op"], a.get("pin", ""))
+            t = rows.get(key, {}).get("tree")
+            if not t or a.get("pin") != "fused_mma/fp32":
+                continue
+            print(f"| {a['batch']} × {a['m']}×{a['k']}×{a['n']} {a['op']} | {t['route'].split(' workspace')[0][12:]} | "
+                  f"{t['ms'] * 1e3:.1f} | {a['ms'] * 1e3:.1f} | {a['ms'] / t['ms']:.3f} | {t['cublas_ms'] / t['ms']:.2f} / "
+                  f"{a['cublas_ms'] / a['ms']:.2f} | {t['res']:.2e} / {a['res']:.2e} / {t['cublas_res']:.2e} |")
 
 
 if __name__ == "__main__":

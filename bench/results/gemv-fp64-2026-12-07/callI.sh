@@ -4,7 +4,7 @@
 # loaded a lane where the plan says so; FP64 staging only where the base stages), and fused_mma's FP32 form summing in
 # FP64 at k <= 16 or in one wave (fp32_form_fp64.patch) with its panels now converted on their way from global memory
 # (fp32_form_fp64_i.patch), against the baseline (f652b9b's sources, FP32 sums; carried as .baseline), on one
-# machine, most needed first, as device time allows (the session's starts were refused eight times): big.py --pinned
+# machine, most needed first, as device time allows (LIMIT, seconds; starts were often refused): big.py --pinned
 # on the tree; the tree's GEMV, FP32-form, planner, stream and batched tests; big.py with FP64 sums on every FP32-form
 # grid (ECGEMM_FP64_SUMS=always, the patch's experiment switch); seed 26's sweep on the tree; memcheck; the base's
 # build and big.py last, where time is left (else call H's base ran the same sources: ratios to cuBLAS compared).

@@ -248,6 +248,7 @@ Plan fp32_form_plan(const Context& c) {
   p.method = TcMethod::kTf32Tf32;  // no products run; the kernel is instantiated for these
   FusedMmaPlan f = plan_fused_mma(c.args, c.dev, c.cap, 32);
   f.fp32 = true;
+  f.fp64_sums = fp64_sums_hide(c.args, f, c.dev);
   p.bytes = f.bytes;
   p.detail = f;
   price(c, p);
@@ -555,9 +556,9 @@ struct Describer {
                          f.wide_fp32 ? " wide=fp32" : "");
   }
   int operator()(const FusedMmaPlan& f) const {
-    return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s%s", f.tile, f.tile, f.splits,
+    return std::snprintf(out, len, "tile=%dx%d splits=%d%s%s%s%s", f.tile, f.tile, f.splits,
                          f.cluster_reduce ? " cluster" : "", f.wide_fp32 ? " wide=fp32" : "",
-                         f.scaled ? " scaled" : "");
+                         f.scaled ? " scaled" : "", f.fp64_sums ? " sums=fp64" : "");
   }
 };
 

@@ -7,14 +7,17 @@ plan checked to be the form.
 
 Below k = 8 each output is one FMA chain over k in increasing order, as on simt's stream
 and strip tiles, and equals the simt family's value on the same operands; from k = 8 it is
-chains of 4 k-steps added in k order (fused_mma.cu: kFp32GroupMinK). Every output within
-test_simt_stream_gpu's bound of a k-term FP32 sum, and nothing outside C written.
+chains of 4 k-steps added in k order (fused_mma.cu: kFp32GroupMinK). Where the plan says
+"sums=fp64" (fused_mma.hpp: fp64_sums_hide) each output is its sum in FP64 rounded once: the FP32
+value nearest the exact sum, at or below the simt chain's error on every output. Every output
+within test_simt_stream_gpu's bound of a k-term FP32 sum, and nothing outside C written.
 """
 import re
 
 import pytest
 
 from test_c_abi_gpu import STATUS, handle, torch  # noqa: F401 (handle: fixture)
+from test_gemv_gpu import assert_rounds_once
 from test_simt_stream_gpu import (LAYOUTS, SCALARS, assert_only_c_written, call, check_bound,
                                   odd_pad, op, operands, output, plan, run_batch)
 
@@ -22,6 +25,7 @@ pytestmark = pytest.mark.gpu
 CORRECTED = ("tf32tf32", "halfhalf", "auto")
 MAX_K = 32  # libecgemm/planner.cpp: kFp32RouteMaxK (the form runs one stage, k <= 32)
 GROUP_MIN_K = 8  # fused_mma.cu: kFp32GroupMinK
+CTAS_PER_SM = 6  # fused_mma.cu: TileShape<32>::kCtasPerSm
 KS = [1, 2, 7, 9, 16, 24, MAX_K]
 # (m, n, padded): one output; ragged 32-wide tiles on either side; several tiles.
 SHAPES = [(1, 1, False), (5, 129, True), (33, 31, False), (129, 5, True), (300, 65, True),
@@ -34,8 +38,10 @@ def fp32_form(monkeypatch):
 
 
 def takes_fp32_form(handle, mode, ta, tb, m, n, k, batch=1):
+    """Whether the form sums in FP64 (asserting the plan is the form)."""
     text = plan(handle, mode, ta, tb, m, n, k, batch=batch)
-    assert re.match(r"family=fused_mma method=fp32 tile=32x32 splits=1 ", text), text
+    assert re.match(r"family=fused_mma method=fp32 tile=32x32 splits=1[ \w=]* workspace=", text), text
+    return "sums=fp64" in text.split()
 
 
 def product(handle, mode, ta, tb, m, n, k, a, b, alpha, beta, padded, seed, device_scalars=False):
@@ -56,17 +62,46 @@ def product(handle, mode, ta, tb, m, n, k, a, b, alpha, beta, padded, seed, devi
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("k", KS)
 def test_products(handle, monkeypatch, mode, k, ta, tb, m, n, padded):
-    takes_fp32_form(handle, mode, ta, tb, m, n, k)
+    fp64 = takes_fp32_form(handle, mode, ta, tb, m, n, k)
     seed = m * 7 + n * 3 + k
     a, b = operands(ta, tb, m, n, k, padded, seed)
     ours = product(handle, mode, ta, tb, m, n, k, a, b, 1.0, 0.0, padded, seed)
+    opa, opb = op(a.view(), ta).double(), op(b.view(), tb).double()
+    ref, mag = opa @ opb, opa.abs() @ opb.abs()
+    if fp64:
+        assert_rounds_once(ours, ref, mag, k)
     if k >= GROUP_MIN_K:
         return
     monkeypatch.setenv("ECGEMM_FAMILY", "simt")
     text = plan(handle, mode, ta, tb, m, n, k)
     assert re.search(r"family=simt .*tile=(stream|strips) ", text), text
     simt = product(handle, mode, ta, tb, m, n, k, a, b, 1.0, 0.0, padded, seed)
-    assert torch.equal(ours, simt)  # the same chains (a zero's sign aside, which == ignores)
+    if not fp64:
+        assert torch.equal(ours, simt)  # the same chains (a zero's sign aside, which == ignores)
+        return
+    slack = 4 * k * 2.0 ** -53 * mag  # FP64's own rounding
+    assert ((ours.double() - ref).abs() <= (simt.double() - ref).abs() + slack).all()
+
+
+@pytest.mark.parametrize("mode", CORRECTED)
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", [(2000, 1500, 16), (2000, 1500, 17), (4000, 300, 32), (591, 259, 32),
+                                   (591, 259, 5)])
+def test_fp64_sums_where_they_hide(handle, mode, ta, tb, m, n, k):
+    """One-wave grids take the FP64 sums (each output rounded once) at any k, larger grids the FP32
+    chains at any k: both within the bound, on positive data too."""
+    fp64 = takes_fp32_form(handle, mode, ta, tb, m, n, k)
+    wave = torch.cuda.get_device_properties(0).multi_processor_count * CTAS_PER_SM
+    assert fp64 == (-(-m // 32) * -(-n // 32) <= wave), (m, n, k)
+    for positive in (False, True):
+        a, b = operands(ta, tb, m, n, k, True, m + k)
+        if positive:
+            a.view().abs_()
+            b.view().abs_()
+        ours = product(handle, mode, ta, tb, m, n, k, a, b, 1.0, 0.0, True, k)
+        if fp64:
+            opa, opb = op(a.view(), ta).double(), op(b.view(), tb).double()
+            assert_rounds_once(ours, opa @ opb, opa.abs() @ opb.abs(), k)
 
 
 @pytest.mark.parametrize("alpha,beta,device_scalars", SCALARS,

@@ -3,6 +3,7 @@ contiguous along k or along its long side), 16-byte and unaligned loads, k split
 CTA and across CTAs, the BLAS scalar rules, against an FP64 product and cuBLAS SGEMM on the
 same inputs."""
 import ctypes
+import re
 
 import pytest
 
@@ -26,6 +27,18 @@ def componentwise(x, ref, mag):
     return ((x.double() - ref).abs() / mag).max().item()
 
 
+def assert_rounds_once(got, ref, mag, k):
+    """Each output the FP32 value nearest its exact sum (gemv.cu keeps every sum in FP64 and rounds
+    once): within half an FP32 ulp of the FP64 product, give or take FP64's own rounding of both
+    sums. FP32 sums (one rounding a product) miss it on most outputs from k = 3 on."""
+    mag32 = got.abs()
+    ulp = (torch.nextafter(mag32, torch.full_like(mag32, float("inf"))) - mag32).double()
+    err = (got.double() - ref).abs()
+    bound = 0.5 * ulp + 4 * k * 2.0 ** -53 * mag
+    worst = (err / bound).max().item()
+    assert worst <= 1.0, ("not rounded once", worst)
+
+
 def run_and_check(h, mode, ta, tb, m, n, k, pad, offset, seed, positive=False):
     a, b = make_problem(ta, tb, m, n, k, pad, offset, seed=seed)
     if positive:  # urand(0, 1): no cancellation, every rounding error shows
@@ -47,6 +60,9 @@ def run_and_check(h, mode, ta, tb, m, n, k, pad, offset, seed, positive=False):
     if m * n >= 64 or torch.linalg.norm(ref) >= torch.linalg.norm(mag) / 8:
         res, res_cublas = rel(got, ref), rel(theirs, ref)
         assert res <= max(1.25 * res_cublas, 4 * U), ("residual", res, res_cublas)
+    from test_simt_stream_gpu import plan
+    if plan(h, mode, ta, tb, m, n, k).startswith("family=gemv "):
+        assert_rounds_once(got, ref, mag, k)
     pad_rows = c.buf[offset:offset + c.ld * n].view(n, c.ld)[:, m:]
     assert torch.isnan(pad_rows).all(), "C's padding rows were written"
 
@@ -158,6 +174,30 @@ def test_split_k_within_a_small_user_workspace():
 
 LAYOUTS = [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")]
 
+
+@pytest.mark.parametrize("ta,tb", LAYOUTS)
+@pytest.mark.parametrize("width", [1, 2, 3, 4])
+@pytest.mark.parametrize("long_side", ["m", "n"])
+def test_thin_side_staged_over_spans(gemv_route, ta, tb, width, long_side):
+    """A CTA's k over several spans of staged thin values (gemv.cu: stage_k, 1024 or 2048 k a span
+    along k at 2-4 thin columns; kLenSpan, 1024 rows, along the long side), unsplit (a workspace of
+    256 bytes), k ragged: every output rounded once, C's padding untouched, in both kernels and
+    every transpose of the thin side (one thin column along k is read a lane at a time)."""
+    from test_simt_stream_gpu import plan
+    lib.ecgemm_set_workspace.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    length, k = 700, 2 * 4096 + 4 * 128 + 37
+    m, n = (length, width) if long_side == "m" else (width, length)
+    h = ctypes.c_void_p()
+    assert lib.ecgemm_create(ctypes.byref(h)) == 0
+    try:
+        ws = torch.empty(1024, device="cuda")
+        assert lib.ecgemm_set_workspace(h, ws.data_ptr(), 256) == 0
+        route = plan(h, "tf32tf32", ta, tb, m, n, k)
+        assert route.startswith("family=gemv ") and re.search(r"splits=1\b", route), route
+        run_and_check(h, "tf32tf32", ta, tb, m, n, k, 3, 1, seed=width + 5 * len(long_side + ta + tb))
+    finally:
+        assert lib.ecgemm_destroy(h) == 0
+
 # --- k split inside the CTA (plan_gemv: line_warps, row_lanes) ---------------------------------
 
 # (m, n, k): few outputs against a long k, where the CTA's warps share each output's k: one to
@@ -200,19 +240,23 @@ def test_small_products_split_k_inside_the_cta_only(handle, gemv_route, ta, tb):
         assert "splits=1 " in text and "lanes=32 " not in text, text
 
 
-# --- short k: the FP32 routes' chains ---------------------------------------------------------
+# --- short k: the short-k kernel against the other FP32 routes ------------------------------------
 
 
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("k", [1, 2, 5, 7, 8, 9, 13, 16])
 @pytest.mark.parametrize("m,n", [(1, 1), (1, 300), (300, 1), (4, 129), (129, 3), (3, 1000)])
-def test_short_k_sums_as_the_other_fp32_routes(handle, monkeypatch, ta, tb, k, m, n):
-    """k <= 16 (gemv.cu: kShortMaxK): each output one FMA chain over k below k = 8, chains of 4
-    added in k order from it (common/fp32_chains.hpp): the same bits as simt's strip tile (one
-    chain) below 8, as fused_mma's FP32 form from 8."""
+@pytest.mark.parametrize("positive", [False, True])
+def test_short_k_at_or_below_the_other_fp32_routes(handle, monkeypatch, ta, tb, k, m, n, positive):
+    """k <= 16 (gemv.cu: kShortMaxK): each output rounded once, so on every output at or below the
+    error of simt's strip tile (one FP32 chain) below k = 8 and of fused_mma's FP32 form (chains of
+    4, common/fp32_chains.hpp) from 8, which SGEMM's residual is measured against."""
     from test_simt_stream_gpu import plan
 
     a, b = make_problem(ta, tb, m, n, k, 3, 1, seed=m + n + k)
+    if positive:
+        a.view().abs_()
+        b.view().abs_()
     other = ("simt", "tile=strips ") if k < 8 else ("fused_mma/fp32", "method=fp32 ")
     got = {}
     for pin, tile in (("gemv", ""), other):
@@ -223,7 +267,11 @@ def test_short_k_sums_as_the_other_fp32_routes(handle, monkeypatch, ta, tb, k, m
         assert sgemm(handle, "tf32tf32", ta, tb, m, n, k, 1.0, a, b, 0.0, c) == STATUS["SUCCESS"]
         got[pin] = c.view().clone()
     assert torch.isfinite(got["gemv"]).all()
-    assert torch.equal(got["gemv"], got[other[0]])  # a zero's sign aside, which == ignores
+    opa, opb = op(a.view(), ta).double(), op(b.view(), tb).double()
+    ref, mag = opa @ opb, opa.abs() @ opb.abs()
+    assert_rounds_once(got["gemv"], ref, mag, k)
+    slack = 4 * k * 2.0 ** -53 * mag
+    assert ((got["gemv"].double() - ref).abs() <= (got[other[0]].double() - ref).abs() + slack).all()
 
 
 # --- along k, lines of 17 ... 256: lanes share a warp, lines numbered across a batch's products ---

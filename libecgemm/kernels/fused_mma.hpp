@@ -35,6 +35,10 @@ struct FusedMmaPlan {
   // modes where k is too short for their products to be FP32-class (planner.cpp:
   // kFp32RouteMaxK). 32-wide tile; the plan's method is tf32tf32 (no products run).
   bool fp32 = false;
+  // The FP32 form with every output's sum in FP64 (a product of two FP32 values is exact there),
+  // rounded to FP32 once: the FP32 value nearest the exact sum, at or below SGEMM's error on every
+  // output (fused_mma.cu: StageForm::kFp64Sums). Where its FP64 FMAs hide: fp64_sums_hide.
+  bool fp64_sums = false;
 };
 
 // The k the FP32 form runs (and ECGEMM_FAMILY=fused_mma/fp32 pins it) up to: one of the
@@ -68,6 +72,12 @@ std::optional<FusedMmaPlan> fused_mma_unsplit(const FusedMmaPlan& plan, const Ge
 std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMmaPlan& plan,
                                                   const GemmArgs& args, const DeviceInfo& dev,
                                                   size_t max_bytes);
+
+// Whether the FP32 form's sums in FP64 cost little time: a grid of one wave, which waits on
+// latency (0.97-0.98x the FP32 chains there; past a wave 0.74-0.81x at k <= 16, 0.81-0.85x
+// at k 17-32: bench/results/README.md#gemv-fp64, call I). Every FP32-form product of the random
+// sample above SGEMM's residual was one wave; elsewhere the FP32 chains run.
+bool fp64_sums_hide(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);
 
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);
 

@@ -2,8 +2,8 @@
 // m x k x 1, and a few vectors at once). They are memory-bound on the one large operand,
 // so the Tensor Cores cannot help and a tiled GEMM wastes its tile on the thin side:
 // these kernels read the large operand once, with wide loads and enough of them in
-// flight to reach DRAM bandwidth, in FP32 (the corrected modes' accuracy, SGEMM's or
-// better).
+// flight to reach DRAM bandwidth. Every sum is kept in FP64 and each output rounded to FP32
+// once: the FP32 value nearest its exact sum, at or below SGEMM's error on every output.
 #pragma once
 
 #include <cstddef>
@@ -35,7 +35,7 @@ struct GemvPlan {
   int line_warps = 1;    // along k: warps sharing one output line's k (1, 2, 4, 8)
   int line_lanes = 0;    // along k, short lines: lanes of one line (2 ... 16), the lines numbered
                          // across a batch's products (they share blocks); 0: the kernels above
-  int line_blocks = 0;   // ... and its blocks an SM (4, or 5 streaming one thin column: gemv.cu)
+  int line_blocks = 0;   // ... and its blocks an SM (3 or 4 by the thin side, 5 streaming one: gemv.cu)
   int row_lanes = 32;    // along the long side: lanes of a row group, 4 outputs each (1 ... 32)
   // Along k, how the kernel reads a thin side of 2-4 (gemv_along_k_kernel), each priced by a cost
   // row of its own (planner.cpp: cost_row; bench/results/README.md#gemv-staging).

@@ -18,9 +18,10 @@ struct GridShape {
   double extra_bytes = 0;    // DRAM traffic beyond one read of A and B and one write of C
 };
 
-// Split-K partials: each split writes an m x n plane, the reducer reads them all.
-inline double partials_traffic(int splits, int64_t m, int64_t n) {
-  return splits > 1 ? 2.0 * splits * static_cast<double>(m) * static_cast<double>(n) * 4.0 : 0.0;
+// Split-K partials: each split writes an m x n plane, the reducer reads them all (FP32 partials,
+// or FP64 where a family keeps its sums so).
+inline double partials_traffic(int splits, int64_t m, int64_t n, double bytes_each = 4.0) {
+  return splits > 1 ? 2.0 * splits * static_cast<double>(m) * static_cast<double>(n) * bytes_each : 0.0;
 }
 
 }  // namespace ecgemm::detail

@@ -94,7 +94,7 @@ constexpr int kLanesWarps = kLanesThreads / 32;
 
 template <int G>
 __global__ void __launch_bounds__(kLanesThreads)
-reduce_lanes_kernel(const float* __restrict__ partials, int splits, GemmArgs args) {
+reduce_lanes_kernel(const PartialSum* __restrict__ partials, int splits, GemmArgs args) {
   static_assert(G == 32 || G == kLanesThreads, "a warp or the block per output");
   __shared__ PartialSum warp_sums[kLanesWarps];
   wait_for_prior_grids();  // the partial sums
@@ -137,21 +137,21 @@ cudaError_t launch_splitk_reduce(const GemmArgs& args, const Partials& p, cudaSt
         const int64_t blocks = (args.m * args.n + kRunsOutputs - 1) / kRunsOutputs;
         if (blocks > INT32_MAX) return cudaErrorInvalidConfiguration;
         return launch({static_cast<unsigned>(blocks), kRunsThreads, 0, stream, dependent},
-                      reduce_runs_kernel, p.data, p.splits, args);
+                      reduce_runs_kernel, static_cast<const float*>(p.data), p.splits, args);
       }
     case SplitOrder::kLanes: {
       const int64_t outputs = args.m * args.n;
       if (p.splits >= kBlockSplits)
         return launch({static_cast<unsigned>(outputs), kLanesThreads, 0, stream, dependent},
-                      reduce_lanes_kernel<kLanesThreads>, p.data, p.splits, args);
+                      reduce_lanes_kernel<kLanesThreads>, static_cast<const PartialSum*>(p.data), p.splits, args);
       return launch({static_cast<unsigned>((outputs + kLanesWarps - 1) / kLanesWarps),
                      kLanesThreads, 0, stream, dependent},
-                    reduce_lanes_kernel<32>, p.data, p.splits, args);
+                    reduce_lanes_kernel<32>, static_cast<const PartialSum*>(p.data), p.splits, args);
     }
     case SplitOrder::kSerial: break;
   }
   const SerialShape shape = serial_shape(args.m, args.n);
-  return launch({shape.grid, shape.block, 0, stream, dependent}, reduce_serial_kernel, p.data,
+  return launch({shape.grid, shape.block, 0, stream, dependent}, reduce_serial_kernel, static_cast<const float*>(p.data),
                 p.splits, p.rows, p.cols, args);
 }
 

@@ -21,9 +21,10 @@ enum class SplitOrder {
   // of splits, each added in turn, then a fixed tree over the eight sums, so that many
   // splits of a small output still use every SM's load bandwidth.
   kRuns,
-  // Output-major: output (i, j)'s partials lie side by side at data + (j * m + i) * splits.
-  // A warp an output (a block from kBlockSplits splits on) strides over them, then a
-  // butterfly and, for a block, a fixed sum over its warps.
+  // Output-major FP64 partials (PartialSum: the gemv family keeps its sums so): output (i, j)'s
+  // lie side by side at data + (j * m + i) * splits. A warp an output (a block from
+  // kBlockSplits splits on) strides over them, then a butterfly and, for a block, a fixed sum
+  // over its warps.
   kLanes,
 };
 
@@ -31,7 +32,7 @@ enum class SplitOrder {
 using PartialSum = double;
 
 struct Partials {
-  const float* data = nullptr;
+  const void* data = nullptr;  // FP32 planes; PartialSum values for kLanes
   int splits = 1;
   int64_t rows = 0, cols = 0;  // one plane's extents (the planes' orders)
   SplitOrder order = SplitOrder::kSerial;

@@ -6,10 +6,13 @@
 //   along the long side: lanes own 4 neighbouring outputs, the block's row groups (8 of 32
 //     lanes, or more and narrower) walk interleaved k rows, then add their sums in shared
 //     memory in a fixed order.
-// Each thread keeps 4 accumulators per thin column (shorter FMA chains: more
-// independent work and less rounding error). Split-K writes each output's partial sums
-// side by side; the common reducer adds them in a fixed order (SplitOrder::kLanes):
-// results are deterministic. It is a dependent launch (common/launch.cuh): 1 x 4096 x
+// Each thread keeps 4 accumulators per thin column (more independent work). Every sum is kept
+// in FP64 (GemvSum): a product of two FP32 values is exact there, so an output rounds to FP32
+// once, at its end, to the FP32 value nearest its exact sum (within FP64's own rounding): its
+// residual is at or below SGEMM's on any data (docs/numerics.md section 3, "FP32 routes that
+// round once"). The kernels wait on DRAM or latency, not on arithmetic. Split-K writes each
+// output's FP64 partial sums side by side; the common reducer adds them in a fixed order
+// (SplitOrder::kLanes): results are deterministic. It is a dependent launch (common/launch.cuh): 1 x 4096 x
 // 4096 22.0 -> 21.3 us on an H200 [cuBLAS 19.2]. Measured and not kept (figures:
 // bench/results/README.md): adding the splits in the launch itself (the last CTA of an
 // output block to count itself in on a counter adds them) ran slower, 29.0 us with a
@@ -39,8 +42,7 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kUnroll = 4;         // along k: 4 x 512 bytes per warp (along_k_unroll)
 constexpr int kUnrollLen = 8;      // along the long side: 8 rows x 512 bytes per warp
 constexpr int64_t kChunkAlign = 128;  // k per split: whole 16-byte runs of a warp
-constexpr int64_t kSpanK = 2048;      // k per two-level span: 16 loads of 16 bytes per lane
-constexpr int64_t kSpanRows = 32;     // ... 32 rows per row group (along the long side)
+constexpr int64_t kSpanK = 2048;      // k an unstaged span: 16 loads of 16 bytes per lane
 constexpr int64_t kMinWarpK = 512;    // along k: a warp sharing a line keeps a round of loads
 constexpr int kMinRowLanes = 8;       // along the long side: a group reads 128 bytes of a row
 constexpr double kLatencyBytes = 6e6;  // ~2 us of H100 DRAM time (plan_gemv)
@@ -54,7 +56,19 @@ constexpr int kLinesBlocksPerSm = 4;   // ... at most 64 registers a thread
 // us): bench/results/README.md#batched-lines, call 7. (With 16-byte loads ptxas spills 8 bytes
 // there, counted in those times.) 6 blocks (40 registers) ran slower.
 constexpr int kLinesStreamBlocksPerSm = 5;
+
+// An output's sum (see the top of this file): FP64, the reducer's type (splitk_reduce.hpp), so that
+// split sums reach it unrounded too.
+using GemvSum = PartialSum;
+
+// acc += a * b, the product exact in FP64.
+__device__ __forceinline__ void fma_into(GemvSum& acc, float a, float b) {
+  acc = fma(static_cast<GemvSum>(a), static_cast<GemvSum>(b), acc);
+}
 constexpr int64_t kLinesStreamWaves = 8;  // at kLinesBlocksPerSm
+// The lines kernel's blocks an SM for a thin side of R (not streaming): with FP64 sums, 3 or 4 thin
+// columns and 16-byte loads spilled 120 bytes at 4 (64 registers), none at 3.
+constexpr int lines_blocks(int r) { return r >= 3 ? 3 : kLinesBlocksPerSm; }
 
 // The along-k kernel's runs of 512 bytes in flight per warp, and the CTAs an SM its registers must
 // allow (0: ptxas's choice), for a thin side of R, loaded or staged (GemvThin). ptxas's own choice
@@ -70,6 +84,7 @@ constexpr int along_k_min_ctas(int r, bool loaded) { return loaded && r >= 3 ? 3
 // own choice kept R = 2 and 3 at 2-3 CTAs an SM; pinned, R = 2 at 4 ran 1.02-1.09x faster on 9 of 9
 // products, R = 3 at 3 1.12-1.36x on 7 of 9 and 0.99x on the other two; R = 1 and 4 gained nothing,
 // or lost up to 0.6x (bench/results/README.md#gemv-len). The same loads in the same order: the same bits.
+// (With FP64 sums, R = 4 pinned at 3 spilled 28 bytes at 80 registers; ptxas's own choice is 90, 2 CTAs.)
 constexpr int along_len_min_ctas(int r, bool groups) { return groups ? 0 : r == 2 ? 4 : r == 3 ? 3 : 0; }
 
 // The large operand as len x k (element (l, kk) at mat[l * mat_l + kk * mat_k]), the
@@ -82,11 +97,11 @@ struct GemvProblem {
   int64_t len, k;
   int64_t c_l, c_r;        // C (ldc applied)
   int64_t part_l, part_r;  // output (l, r) as a column-major m x n index
-  float* partials;         // [m * n][splits]; null: no split, the kernel applies alpha and beta
+  GemvSum* partials;       // [m * n][splits]; null: no split, the kernel applies alpha and beta
   bool mat_is_a;           // the large operand is op(A) (m >= n), else op(B)^T
 };
 
-GemvProblem make_problem(const GemmArgs& g, float* partials) {
+GemvProblem make_problem(const GemmArgs& g, GemvSum* partials) {
   GemvProblem p{};
   p.k = g.k;
   p.partials = partials;
@@ -117,76 +132,78 @@ __device__ __forceinline__ float thin(const GemvProblem& p, int r, int64_t kk) {
   return __ldg(p.vec + r * p.vec_r + kk * p.vec_k);
 }
 
+// The one FP32 rounding of an unsplit output is here (or the reducer's, of a split one).
 __device__ __forceinline__ void store(const GemvProblem& p, const GemmArgs& args, int64_t l, int r,
-                                      float sum, float alpha, float beta) {
+                                      GemvSum sum, float alpha, float beta) {
   if (p.partials)
     p.partials[(l * p.part_l + r * p.part_r) * gridDim.y + blockIdx.y] = sum;
   else
-    store_scaled(args.c + l * p.c_l + r * p.c_r, sum, alpha, beta);
+    store_scaled(args.c + l * p.c_l + r * p.c_r, static_cast<float>(sum), alpha, beta);
 }
 
-// Two-level accumulation: sums over one span of k (kSpanK, or kSpanRows a row group) are added into
-// the result, so rounding error grows with k / span + span, not with k, even when a
-// user workspace too small for partials leaves k unsplit.
-template <int R>
-__device__ __forceinline__ void add_into(float (&acc)[R][4], const float (&part)[R][4]) {
+// The thin operand over k rows [span, end), staged in FP64 (converted once a CTA, not once a lane
+// and k: conversions to FP64 issue at a quarter of FP64 FMA's rate, and converted in every lane, a
+// thin side of 4 ran at 0.66-0.78x its FP32 sums' speed, bench/results/README.md#gemv-fp64) at
+// staged[at(r, i)] for i = kk - span. The reads walk whichever index is contiguous in memory, so
+// that they coalesce.
+template <int R, typename At>
+__device__ __forceinline__ void stage_thin(GemvSum* staged, const GemvProblem& p, int64_t span, int64_t end,
+                                           At at) {
+  // A thread a k, every thin column: coalesced where the columns run along k, R loads a thread
+  // elsewhere (no division an element: a 64-bit one by the span's length cost more than the span's FMAs).
+  for (int64_t i = threadIdx.x; i < end - span; i += kThreads)
 #pragma unroll
-  for (int r = 0; r < R; ++r)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) acc[r][q] += part[r][q];
+    for (int r = 0; r < R; ++r) staged[at(r, i)] = thin(p, r, span + i);
 }
 
-// The thin operand over one span of k, staged as [r][kk]: a lane's 16-byte shared load gives
-// one thin column at its four k, and a warp's 32 loads are 512 contiguous bytes. Without
-// staging, R > 1 would issue R * 4 global loads (L1 hits, but issue slots) per 16-byte load
-// of the large operand (H200: 4096 x 4096 x 4 ran at 0.44x SGEMM that way). Staged as
-// [kk][r], lanes read 64 bytes apart: four 4-way conflicted loads per 16 bytes of the large
-// operand (bench/results/README.md#gemv-staging).
+// Along k, stage_k<R>() of k a span (32 KiB at R = 2 and 4) as [r][half][i / 4][i % 2] (half = i / 2
+// % 2): a lane's four k are two 16-byte shared loads, and a warp's 32 loads of either half are 512
+// contiguous bytes (as [r][i], lanes 32 bytes apart would meet two-way bank conflicts). Without
+// staging, a thin side of R > 1 issued R * 4 global loads (L1 hits, but issue slots) per 16-byte load
+// of the large operand (H200: 4096 x 4096 x 4 ran at 0.44x SGEMM that way):
+// bench/results/README.md#gemv-staging. One thin column is not staged: staged, 16384 x 16384 x 1 ran
+// 0.90x its loads a lane (call H, #gemv-fp64).
 template <int R>
-__device__ __forceinline__ void stage_thin(float* staged, const GemvProblem& p, int64_t span,
-                                           int64_t end) {
-  const int64_t count = end - span;
-  for (int64_t e = threadIdx.x; e < R * count; e += kThreads) {
-    // Walk whichever index is contiguous in memory, so the reads coalesce.
-    const bool k_fast = p.vec_k == 1;
-    const int r = static_cast<int>(k_fast ? e / count : e % R);
-    const int64_t i = k_fast ? e % count : e / R;
-    staged[r * kSpanK + i] = thin(p, r, span + i);
-  }
+constexpr int64_t stage_k() { return R == 2 ? 2048 : 1024; }
+template <int R>
+__device__ __forceinline__ int64_t staged_at(int r, int64_t i) {
+  return ((2 * r + (i >> 1 & 1)) * (stage_k<R>() / 4) + (i >> 2)) * 2 + (i & 1);
 }
 
 // part[r][q] += m[q] * thin(r, kk + q) for four consecutive k of one output line (kk a
-// multiple of 4 from `span`); the thin values come from `staged` (indexed from `span`) when
-// it is given, else as one 16-byte load a thin column where it is contiguous along k and
-// 16-byte aligned (kThinVec). Each accumulator takes one FMA, so the order of r and q is free.
+// multiple of 4 from `span`); the thin values come from `staged` (from `span`) when it is given,
+// else as one 16-byte load a thin column where it is contiguous along k and 16-byte aligned
+// (kThinVec). Each accumulator takes one FMA, so the order of r and q is free.
 template <int R, bool kThinVec>
-__device__ __forceinline__ void fma_run(float (&part)[R][4], const float4& m, const GemvProblem& p,
-                                        int64_t kk, const float* staged, int64_t span) {
-  if (staged || kThinVec) {
+__device__ __forceinline__ void fma_run(GemvSum (&part)[R][4], const float4& m, const GemvProblem& p,
+                                        int64_t kk, const GemvSum* staged, int64_t span) {
+  const GemvSum mq[4] = {m.x, m.y, m.z, m.w};  // converted once for every thin column
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const float4 t = staged ? *reinterpret_cast<const float4*>(staged + r * kSpanK + (kk - span))
-                              : __ldg(reinterpret_cast<const float4*>(p.vec + r * p.vec_r + kk));
-      part[r][0] = fmaf(m.x, t.x, part[r][0]);
-      part[r][1] = fmaf(m.y, t.y, part[r][1]);
-      part[r][2] = fmaf(m.z, t.z, part[r][2]);
-      part[r][3] = fmaf(m.w, t.w, part[r][3]);
+  for (int r = 0; r < R; ++r) {
+    GemvSum t[4];
+    if (staged) {
+      const GemvSum* at = staged + staged_at<R>(r, kk - span);
+      const double2 lo = *reinterpret_cast<const double2*>(at);
+      const double2 hi = *reinterpret_cast<const double2*>(at + stage_k<R>() / 2);
+      t[0] = lo.x, t[1] = lo.y, t[2] = hi.x, t[3] = hi.y;
+    } else if (kThinVec) {
+      const float4 v = __ldg(reinterpret_cast<const float4*>(p.vec + r * p.vec_r + kk));
+      t[0] = v.x, t[1] = v.y, t[2] = v.z, t[3] = v.w;
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) t[q] = thin(p, r, kk + q);
     }
-    return;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) part[r][q] = fma(mq[q], t[q], part[r][q]);
   }
-  const float mq[4] = {m.x, m.y, m.z, m.w};
-#pragma unroll
-  for (int q = 0; q < 4; ++q)
-#pragma unroll
-    for (int r = 0; r < R; ++r) part[r][q] = fmaf(mq[q], thin(p, r, kk + q), part[r][q]);
 }
 
 // Large operand contiguous along k: the block's warps own kWarps / line_warps output lines,
 // line_warps warps a line (kShared; else a warp a line), which take the line's runs of k in
 // turn and add their sums in shared memory in warp order (gemv.hpp: GemvPlan). A thin side of
-// 2-4 is staged in shared memory a span at a time, unless each thin column is contiguous along
-// k and 16-byte aligned (kThinVec, with kVec): then every lane loads its own four k of it, and
-// the CTA meets no barrier (bench/results/README.md#gemv-staging).
+// 2-4 is staged in shared memory in FP64 a span at a time (stage_k), unless each thin column is
+// contiguous along k and 16-byte aligned (kThinVec, with kVec): then every lane loads its own four
+// k of it, and the CTA meets no barrier (bench/results/README.md#gemv-staging).
 template <int R, bool kVec, bool kShared, bool kThinVec>
 __global__ void __launch_bounds__(kThreads, along_k_min_ctas(R, kThinVec))
 gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_warps) {
@@ -195,9 +212,9 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
   select_product(p, args);
   constexpr bool kStage = R > 1 && !kThinVec;
   static_assert(!kThinVec || kVec, "thin 16-byte loads ride on the large operand's");
-  __shared__ float4 staged_span[kStage ? R * kSpanK / 4 : 1];  // float4: 16-byte aligned
-  __shared__ float line_sums[kShared ? kWarps : 1][R];
-  float* staged = kStage ? reinterpret_cast<float*>(staged_span) : nullptr;
+  __shared__ double2 staged_span[kStage ? R * stage_k<R>() / 2 : 1];  // double2: 16-byte aligned
+  __shared__ GemvSum line_sums[kShared ? kWarps : 1][R];
+  GemvSum* staged = kStage ? reinterpret_cast<GemvSum*>(staged_span) : nullptr;
   const int line_warps = kShared ? shared_warps : 1;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int share = warp % line_warps;  // this warp's turn among its line's
@@ -206,19 +223,18 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
   const int64_t kb = blockIdx.y * k_chunk, ke = std::min(p.k, kb + k_chunk);
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   // Unstaged, a span grows with the line's warps: each still has kUnroll runs of it in flight.
-  const int64_t span_k = kStage ? kSpanK : kSpanK * line_warps;
-  float acc[R][4] = {};
+  const int64_t span_k = kStage ? stage_k<R>() : kSpanK * line_warps;
+  GemvSum acc[R][4] = {};
   if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
     const float* line = p.mat + (active ? l : 0) * p.mat_l;
     for (int64_t span = kb; span < ke; span += span_k) {
       const int64_t end = std::min(ke, span + span_k);
       if constexpr (kStage) {
         __syncthreads();  // the previous span's values are no longer read
-        stage_thin<R>(staged, p, span, end);
+        stage_thin<R>(staged, p, span, end, staged_at<R>);
         __syncthreads();
       }
       if (!active) continue;
-      float part[R][4] = {};
       int64_t tail = span;  // where the 16-byte loads end
       if constexpr (kVec) {  // line and span are 16-byte aligned
         constexpr int kRuns = along_k_unroll(R, kThinVec);
@@ -232,31 +248,29 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
             m[u] = __ldg(reinterpret_cast<const float4*>(line + kk + u * kStep) + lane);
 #pragma unroll
           for (int u = 0; u < kRuns; ++u)
-            fma_run<R, kThinVec>(part, m[u], p, kk + u * kStep + 4 * lane, staged, span);
+            fma_run<R, kThinVec>(acc, m[u], p, kk + u * kStep + 4 * lane, staged, span);
         }
         // One warp a line ends each loop where the next begins.
         if constexpr (kShared) kk = span + (end - span) / kRound * kRound + share * kStep;
         for (; kk + kStep <= end; kk += line_warps * kStep)
-          fma_run<R, kThinVec>(part, __ldg(reinterpret_cast<const float4*>(line + kk) + lane), p,
+          fma_run<R, kThinVec>(acc, __ldg(reinterpret_cast<const float4*>(line + kk) + lane), p,
                      kk + 4 * lane, staged, span);
         tail = kShared ? span + (end - span) / kStep * kStep : kk;
       }
       // What 16-byte loads did not cover (all of it for an unaligned line): 32-wide pieces,
       // lane-strided, dealt to the line's warps in turn.
       for (int64_t q = tail + 32 * share + lane; q < end; q += 32 * line_warps) {
-        const float m = __ldg(line + q);
+        const GemvSum m = __ldg(line + q);
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-          const float v = kStage ? staged[r * kSpanK + (q - span)]
-                                 : thin(p, r, q);
-          part[r][0] = fmaf(m, v, part[r][0]);
+          const GemvSum v = kStage ? staged[staged_at<R>(r, q - span)] : thin(p, r, q);
+          acc[r][0] = fma(m, v, acc[r][0]);
         }
       }
-      add_into(acc, part);
     }
   }
   if (!kShared && !active) return;
-  float sums[R];
+  GemvSum sums[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     // A butterfly leaves the same sum (same order of additions) in every lane.
@@ -290,13 +304,20 @@ gemv_along_k_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int shared_wa
 // contiguous run (four loads a lane 16 bytes apart, as this took before, touched each line four
 // times, one row in flight: bench/results/README.md#fused-latency). Either way an output's
 // products are added in the same order.
+// The thin values of kLenSpan rows at a time are staged in FP64 (in the buffer the groups' sums
+// take at the end): converted once a CTA, not once a lane and row. Converted in every lane, a thin
+// side of 4 ran at 0.66-0.78x its FP32 sums' speed (two conversions an element; conversions to
+// FP64 issue at a quarter of FP64 FMA's rate): bench/results/README.md#gemv-fp64.
+constexpr int kLenSpan = 4 * kThreads;  // rows a span: the sums' buffer holds R values a row
 template <int R, bool kVec, bool kGroups>
 __global__ void __launch_bounds__(kThreads, along_len_min_ctas(R, kGroups))
 gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_lanes) {
   wait_for_prior_grids();  // a first kernel launched dependent (common/launch.cuh)
   allow_dependents();  // the first kernel of its call: the reduction may queue up
   select_product(p, args);
-  __shared__ float sums[R * 4 * kThreads];  // [group][r][line]: groups * lines = 4 * kThreads
+  // [group][r][line] at the end: groups * lines = 4 * kThreads (32 KiB at R = 4); before, the span's
+  // thin values as [row][r].
+  __shared__ GemvSum sums[R * 4 * kThreads];
   const int row_lanes = kGroups ? group_lanes : 32;
   const int groups = kThreads / row_lanes, lines = 4 * row_lanes;
   const int group = threadIdx.x / row_lanes, x = threadIdx.x % row_lanes;
@@ -307,10 +328,10 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
   const int64_t l0 = first + out(0);
   const int64_t kb = blockIdx.y * k_chunk, ke = std::min(p.k, kb + k_chunk);
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  const int64_t span_rows = kSpanRows * groups;  // each group walks kSpanRows rows a span
-  float acc[R][4] = {};
-  if (alpha != 0.0f && l0 < p.len) {
+  GemvSum acc[R][4] = {};
+  if (alpha != 0.0f) {  // alpha = 0: A and B are not referenced (BLAS)
     const float* base = p.mat + l0;
+    const bool active = l0 < p.len;  // idle lanes still stage and meet the barriers
     // How many of this lane's four outputs lie inside. kVec: all four, or the last partial run
     // (base and mat_k keep each run 16-byte aligned). Else every lane takes the loop below,
     // its loads past the end predicated off: a lane a branch of its own would run the warp's
@@ -323,19 +344,22 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
       else return make_float4(__ldg(row), live > 1 ? __ldg(row + apart) : 0.0f,
                               live > 2 ? __ldg(row + 2 * apart) : 0.0f, live > 3 ? __ldg(row + 3 * apart) : 0.0f);
     };
-    for (int64_t span = kb; span < ke; span += span_rows) {
-      const int64_t end = std::min(ke, span + span_rows);
-      float part[R][4] = {};
-      auto add_row = [&](const float4& m, int64_t kk) {
+    int64_t span = kb;
+    auto add_row = [&](const float4& m, int64_t kk) {
+      const GemvSum mq[4] = {m.x, m.y, m.z, m.w};
+      const GemvSum* v = sums + (kk - span) * R;  // one broadcast a group
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-          const float v = thin(p, r, kk);
-          part[r][0] = fmaf(m.x, v, part[r][0]);
-          part[r][1] = fmaf(m.y, v, part[r][1]);
-          part[r][2] = fmaf(m.z, v, part[r][2]);
-          part[r][3] = fmaf(m.w, v, part[r][3]);
-        }
-      };
+      for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[r][q] = fma(mq[q], v[r], acc[r][q]);
+    };
+    for (; span < ke; span += kLenSpan) {
+      const int64_t end = std::min<int64_t>(ke, span + kLenSpan);
+      __syncthreads();  // the previous span's values are no longer read
+      stage_thin<R>(sums, p, span, end, [](int r, int64_t i) { return i * R + r; });
+      __syncthreads();
+      if (!active) continue;
+      // A span holds a multiple of any group count's rows: group g's rows in it start at span + g.
       int64_t kk = span + group;
       if (whole) {
         for (; kk + (kUnrollLen - 1) * groups < end; kk += kUnrollLen * groups) {
@@ -354,8 +378,8 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
           add_row(m, kk);
         }
       }
-      add_into(acc, part);
     }
+    __syncthreads();  // the last span's values are no longer read
   }
   const int plane = R * lines;  // one group's sums
 #pragma unroll
@@ -372,20 +396,19 @@ gemv_along_len_kernel(GemvProblem p, GemmArgs args, int64_t k_chunk, int group_l
   for (int t = threadIdx.x; t < plane; t += kThreads) {
     const int r = t / lines, line = t % lines;
     if (first + line >= p.len) continue;
-    float sum = 0.0f;
+    GemvSum sum = 0.0;
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) sum += sums[w * plane + t];
     store(p, args, first + line, r, sum, alpha, beta);
   }
 }
 
-// k <= kShortMaxK: each output summed in FP32 as the other FP32 routes sum a short k
-// (common/fp32_chains.hpp): from kFp32GroupMinK, kShortLanes lanes a line, lane g the chain of
-// k-steps 4g .. 4g + 3, the chains then added in k order; below, a lane a line, one chain. The
-// kernels above add products across lanes or row groups, each product rounded: at k <= 16 that
-// put 44 of the held-out sample's 75 GEMVs above cuBLAS's residual, 31 above 1.1x; a thread a
-// line, one chain after another, ran 0.92x their speed (bench/results/README.md#fp32-form).
-// A kernel of its own, so that the others keep their registers.
+// k <= kShortMaxK: from kFp32GroupMinK, kShortLanes lanes a line, lane g the chain of k-steps
+// 4g .. 4g + 3, the chains then added in k order; below, a lane a line, one chain. (With FP32
+// sums this was the other FP32 routes' order, common/fp32_chains.hpp: the kernels above, adding
+// across lanes or row groups, had put 44 of the held-out sample's 75 GEMVs at k <= 16 above
+// cuBLAS's residual; a thread a line, one chain after another, ran 0.92x this kernel's speed:
+// bench/results/README.md#fp32-form.) A kernel of its own, so that the others keep their registers.
 constexpr int kShortLanes = kShortMaxK / kFp32Group;
 template <int R, int kLanes>  // kLanes: 1 below kFp32GroupMinK, else kShortLanes
 __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, GemmArgs args) {
@@ -398,17 +421,17 @@ __global__ void __launch_bounds__(kThreads) gemv_short_k_kernel(GemvProblem p, G
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
   const int64_t k0 = kLanes == 1 ? 0 : g * kFp32Group;
   const int64_t k1 = kLanes == 1 ? p.k : std::min<int64_t>(p.k, k0 + kFp32Group);
-  float chain[R] = {};
+  GemvSum chain[R] = {};
   if (alpha != 0.0f && active) {  // alpha = 0: A and B are not referenced (BLAS)
     for (int64_t kk = k0; kk < k1; ++kk) {
       const float m = __ldg(p.mat + l * p.mat_l + kk * p.mat_k);
 #pragma unroll
-      for (int r = 0; r < R; ++r) chain[r] = fmaf(m, thin(p, r, kk), chain[r]);
+      for (int r = 0; r < R; ++r) fma_into(chain[r], m, thin(p, r, kk));
     }
   }
 #pragma unroll
   for (int r = 0; r < R; ++r) {
-    float sum = 0.0f;  // the chains in k order, as fused_mma's FP32 form adds them
+    GemvSum sum = 0.0;  // the chains in k order
 #pragma unroll
     for (int j = 0; j < kLanes; ++j) sum += __shfl_sync(0xffffffffu, chain[r], j, kLanes);
     if (active && g == 0) store(p, args, l, r, sum, alpha, beta);
@@ -441,7 +464,7 @@ __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProbl
   const float* mat = (p.mat_is_a ? batch_a(args, product) : batch_b(args, product)) + l * p.mat_l;
   const float* vec = p.mat_is_a ? batch_b(args, product) : batch_a(args, product);
   const float alpha = resolve_alpha(args.scalars), beta = resolve_beta(args.scalars);
-  float chain[R] = {};
+  GemvSum chain[R] = {};
   if (alpha != 0.0f && active) {  // alpha = 0: A and B are not referenced (BLAS)
     for (int64_t base = kWidth * g; base < p.k; base += kLoads * kStep) {
       float m[kLoads][kWidth], t[kLoads][kWidth][R];
@@ -469,7 +492,7 @@ __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProbl
         for (int w = 0; w < kWidth; ++w)
           if (base + u * kStep + w < p.k)  // past k: no term (0 * Inf would be one)
 #pragma unroll
-            for (int r = 0; r < R; ++r) chain[r] = fmaf(m[u][w], t[u][w][r], chain[r]);
+            for (int r = 0; r < R; ++r) fma_into(chain[r], m[u][w], t[u][w][r]);
     }
   }
   float* c = batch_c(args, product);
@@ -478,7 +501,7 @@ __global__ void __launch_bounds__(kThreads, kBlocks) gemv_lines_kernel(GemvProbl
 #pragma unroll
     for (int width = kLanes / 2; width > 0; width /= 2)
       chain[r] += __shfl_xor_sync(0xffffffffu, chain[r], width);
-    if (active && g == 0) store_scaled(c + l * p.c_l + r * p.c_r, chain[r], alpha, beta);
+    if (active && g == 0) store_scaled(c + l * p.c_l + r * p.c_r, static_cast<float>(chain[r]), alpha, beta);
   }
 }
 
@@ -546,11 +569,11 @@ cudaError_t launch_width(const GemvProblem& p, const GemmArgs& g, const GemvPlan
       const Launch l = first_kernel({static_cast<unsigned>((lines + per_block - 1) / per_block), kThreads, 0, stream});
       return visit_line_lanes(plan.line_lanes, [&](auto lanes) {
         constexpr int kLanes = decltype(lanes)::value;
-        constexpr int kStream = R == 1 ? kLinesStreamBlocksPerSm : kLinesBlocksPerSm;
+        constexpr int kStream = R == 1 ? kLinesStreamBlocksPerSm : lines_blocks(R);
         const auto kernel = plan.line_blocks == kStream
                                 ? (vec ? gemv_lines_kernel<R, kLanes, true, kStream> : gemv_lines_kernel<R, kLanes, false, kStream>)
-                                : (vec ? gemv_lines_kernel<R, kLanes, true, kLinesBlocksPerSm>
-                                       : gemv_lines_kernel<R, kLanes, false, kLinesBlocksPerSm>);
+                                : (vec ? gemv_lines_kernel<R, kLanes, true, lines_blocks(R)>
+                                       : gemv_lines_kernel<R, kLanes, false, lines_blocks(R)>);
         return launch(l, kernel, p, part, lines);
       });
     });
@@ -629,13 +652,13 @@ GemvPlan plan_gemv(const GemmArgs& args, const DeviceInfo& dev, size_t max_bytes
       plan.line_lanes = lanes;
       const int64_t blocks = (len * batch + kThreads / lanes - 1) / (kThreads / lanes);
       const bool stream = width == 1 && blocks >= kLinesStreamWaves * kLinesBlocksPerSm * dev.sm_count;
-      plan.line_blocks = stream ? kLinesStreamBlocksPerSm : kLinesBlocksPerSm;
+      plan.line_blocks = stream ? kLinesStreamBlocksPerSm : lines_blocks(static_cast<int>(width));
       plan.k_chunk = round_up(k, kChunkAlign);
       return plan;
     }
   }
   const int64_t fixed = walkers();
-  const size_t outputs_bytes = static_cast<size_t>(m * n) * sizeof(float);
+  const size_t outputs_bytes = static_cast<size_t>(m * n) * sizeof(GemvSum);  // one split's partials
   const int64_t fit = static_cast<int64_t>(std::min<size_t>(max_bytes / outputs_bytes, kMaxSplits));
   int64_t want = std::min({(target + fixed - 1) / fixed, k / min_chunk, fit});
   // Where the large operand takes less DRAM time than a split across CTAs costs (partials and
@@ -695,13 +718,13 @@ GridShape gemv_grid(const GemmArgs& args, const GemvPlan& plan, const DeviceInfo
   g.walk_k = plan.line_lanes > 0 ? (args.k + plan.line_lanes - 1) / plan.line_lanes  // a lane's chain
                                  : plan.k_chunk / line_walkers(plan);
   g.kernels = plan.splits > 1 ? 2 : 1;
-  g.extra_bytes = partials_traffic(plan.splits, args.m, args.n);
+  g.extra_bytes = partials_traffic(plan.splits, args.m, args.n, sizeof(GemvSum));
   return g;
 }
 
 cudaError_t launch_gemv(const GemmArgs& g, const GemvPlan& plan, void* workspace,
                              const DeviceInfo& dev, cudaStream_t stream) {
-  float* partials = plan.splits > 1 ? static_cast<float*>(workspace) : nullptr;
+  GemvSum* partials = plan.splits > 1 ? static_cast<GemvSum*>(workspace) : nullptr;
   const GemvProblem p = make_problem(g, partials);
   cudaError_t err = cudaErrorInvalidValue;
   switch (std::min(g.m, g.n)) {

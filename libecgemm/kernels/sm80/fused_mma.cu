@@ -97,7 +97,10 @@ constexpr int kGuardBlock = 32;
 // accurate than SGEMM's: the family's short latency with SGEMM's accuracy (the simt
 // stream and strip tiles, which compute one chain an output, ran 1.7-2.5x its kernel
 // time on products of a few thousand outputs: bench/results/tiny-2026-11-25).
-enum class StageForm { kProducts, kFp32Blocks, kScaled, kFp32 };
+//
+// kFp64Sums is the FP32 form with every output's sum in FP64, rounded to FP32 once
+// (fp64_form_sums; FusedMmaPlan::fp64_sums says where).
+enum class StageForm { kProducts, kFp32Blocks, kScaled, kFp32, kFp64Sums };
 constexpr int kScaledTop = 14;
 constexpr int kScaledBinades = 28;
 constexpr int kScaledMaxExp = 60;
@@ -133,6 +136,16 @@ struct Panel {
   }
 };
 
+// The FP32 form's two panels in FP64 (StageForm::kFp64Sums), each [k][row]: pitch T + 2
+// doubles keeps a column pair 16-byte aligned for the sums' paired reads and spreads a warp's
+// stores of one row over 8 bank pairs.
+template <int kT>
+struct Fp64Panels {
+  static constexpr int kPitch = kT + 2;
+  static constexpr int kDoubles = kBK * kPitch;  // one panel
+  static constexpr int kBytes = 2 * kDoubles * 8;
+};
+
 template <TcMethod M, int kT, bool kAKMajor, bool kBKMajor, StageForm kForm = StageForm::kProducts>
 struct Layout {
   using Me = Method<M, kT>;
@@ -145,8 +158,10 @@ struct Layout {
   static constexpr int kSplitOffset = kStageFloats * 4;
   static constexpr int kFlagsOffset = kSplitOffset + 4 * Me::kPlaneBytes;
   static constexpr int kScalesOffset = kFlagsOffset + 4 * kThreads / 32;
-  // The FP32 form reads only the stage.
-  static constexpr int kSmemBytes = kForm == StageForm::kFp32 ? kSplitOffset
+  // The FP32 form reads only the stage; with FP64 sums, only its two panels in FP64
+  // (Fp64Panels).
+  static constexpr int kSmemBytes = kForm == StageForm::kFp32       ? kSplitOffset
+                                    : kForm == StageForm::kFp64Sums ? Fp64Panels<kT>::kBytes
                                     : kScalesOffset + (kForm == StageForm::kScaled ? 8 * kT : 0);
 };
 
@@ -629,6 +644,72 @@ __device__ __forceinline__ void fp32_form_stage(Accumulators<Me>& acc, const flo
       acc.promoted[i / 2][j / 2][2 * (i % 2) + j % 2] += grouped ? part[i][j] : c[i][j];
 }
 
+// One operand's panel of the FP64-sums form: the stage's `steps` k (the form runs one stage)
+// read from global memory and converted to FP64 on the way to shared memory, as [k][row];
+// zeros past the operand's rows. Each value is converted once a CTA, not once for every
+// thread that reads it (a conversion to FP64 issues at a quarter of an FP64 FMA's rate), and
+// with no FP32 stage and no second pass (call H's form copied the FP32 stage and converted it
+// after a barrier: 0.75-0.85x; bench/results/README.md#gemv-fp64). A warp reads along the
+// caller's contiguous index: k in runs of the power of two at or above `steps` (K-major),
+// else 32 rows. All of a thread's loads are issued before its first store.
+template <class P>
+__device__ __forceinline__ void load_fp64_panel(double* dst, const OperandView& op, int64_t r0,
+                                                int64_t k0, int steps) {
+  constexpr int kT = P::kTile, kPitch = Fp64Panels<kT>::kPitch;
+  constexpr int kLoads = kT * kBK / kThreads;
+  static_assert(kT == 32, "a row of 32 a warp (the form runs the 32-wide tile)");
+  const int rows = static_cast<int>(min(op.rows - r0, int64_t{kT}));
+  const int run_log = steps <= 4 ? 2 : steps <= 8 ? 3 : steps <= 16 ? 4 : 5;  // K-major only
+  float v[kLoads];
+  int at[kLoads];
+#pragma unroll
+  for (int q = 0; q < kLoads; ++q) {
+    const int e = q * kThreads + threadIdx.x;
+    const int kk = P::kKMajor ? e & ((1 << run_log) - 1) : e / kT;
+    const int r = P::kKMajor ? e >> run_log : e % kT;
+    const bool in_stage = kk < steps && r < kT;
+    at[q] = in_stage ? kk * kPitch + r : -1;
+    v[q] = in_stage && r < rows ? op.p[(r0 + r) * op.stride_r + (k0 + kk) * op.stride_k] : 0.0f;
+  }
+#pragma unroll
+  for (int q = 0; q < kLoads; ++q)
+    if (at[q] >= 0) dst[at[q]] = v[q];
+}
+
+// The FP32 form with FP64 sums (StageForm::kFp64Sums): each of the thread's outputs summed in
+// k order in FP64, where a product of two FP32 values is exact, and rounded to FP32 once: the
+// FP32 value nearest the exact sum. A thread's rows g, g + 8 and columns 2t, 2t + 1 (+ 8) are
+// those of its fragments, so the epilogue is the other forms'.
+template <class Me, int kT>
+__device__ __forceinline__ void fp64_form_sums(Accumulators<Me>& acc, const double* panels, int warp_m,
+                                               int warp_n, int lane, int steps) {
+  constexpr int kRows = 2 * Me::kFragsM, kCols = 2 * Me::kFragsN, kPitch = Fp64Panels<kT>::kPitch;
+  const double* a64 = panels + warp_m * Me::kWarpTileM + lane / 4;
+  const double* b64 = panels + Fp64Panels<kT>::kDoubles + warp_n * Me::kWarpTileN + 2 * (lane % 4);
+  double sum[kRows][kCols] = {};
+#pragma unroll 4
+  for (int kk = 0; kk < steps; ++kk) {
+    double a[kRows], b[kCols];
+#pragma unroll
+    for (int i = 0; i < kRows; ++i)  // fragment row mi = i / 2, its rows g and g + 8
+      a[i] = a64[kk * kPitch + (i / 2) * 16 + (i % 2) * 8];
+#pragma unroll
+    for (int j = 0; j < kCols; j += 2) {  // fragment column ni = j / 2, its columns 2t and 2t + 1
+      const double2 w = *reinterpret_cast<const double2*>(b64 + kk * kPitch + (j / 2) * 8);
+      b[j] = w.x, b[j + 1] = w.y;
+    }
+#pragma unroll
+    for (int i = 0; i < kRows; ++i)
+#pragma unroll
+      for (int j = 0; j < kCols; ++j) sum[i][j] = fma(a[i], b[j], sum[i][j]);
+  }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int j = 0; j < kCols; ++j)  // element x of fragment (mi, ni): row + 8 (x / 2), column + x % 2
+      acc.promoted[i / 2][j / 2][2 * (i % 2) + j % 2] = static_cast<float>(sum[i][j]);
+}
+
 // The value a fragment element stores (common/epilogue.cuh).
 template <TcMethod M, class Me>
 __device__ __forceinline__ float finished(const Accumulators<Me>& acc, int mi, int ni, int x) {
@@ -762,9 +843,18 @@ fused_mma_kernel(GemmArgs args, int64_t tiles_m, int64_t tiles_n, int64_t k_chun
     }
   };
 
-  load_stage(0);
-  cp_async_commit();
-  for (int i = 0; i < count; ++i) {
+  if constexpr (kForm == StageForm::kFp64Sums) {  // one stage, loaded through registers
+    double* panels = reinterpret_cast<double*>(smem);
+    const int steps = static_cast<int>(k_end - k_begin);
+    load_fp64_panel<PA>(panels, a, tile.m0, k_begin, steps);
+    load_fp64_panel<PB>(panels + Fp64Panels<kT>::kDoubles, b, tile.n0, k_begin, steps);
+    __syncthreads();
+    fp64_form_sums<Me, kT>(acc, panels, warp_m, warp_n, lane, steps);
+  } else {
+    load_stage(0);
+    cp_async_commit();
+  }
+  for (int i = 0; i < (kForm == StageForm::kFp64Sums ? 0 : count); ++i) {
     cp_async_wait<0>();
     __syncthreads();  // stage i landed; every warp is done with the split rows of i - 1
     const float* stage = reinterpret_cast<const float*>(smem);
@@ -889,9 +979,10 @@ cudaError_t launch_guarded(const GemmArgs& g, const FusedMmaPlan& plan, float* p
   // Every stage in FP32: no products, so one instantiation serves every corrected mode.
   if constexpr (M == TcMethod::kTf32Tf32 && kT == 32) {
     if (plan.fp32 && !plan.wide_fp32 && !plan.scaled)
-      return launch_tile<M, kT, StageForm::kFp32>(g, plan, partials, dev, stream);
+      return plan.fp64_sums ? launch_tile<M, kT, StageForm::kFp64Sums>(g, plan, partials, dev, stream)
+                            : launch_tile<M, kT, StageForm::kFp32>(g, plan, partials, dev, stream);
   }
-  if (plan.wide_fp32 || plan.scaled || plan.fp32) return cudaErrorInvalidValue;
+  if (plan.wide_fp32 || plan.scaled || plan.fp32 || plan.fp64_sums) return cudaErrorInvalidValue;
   return launch_tile<M, kT, StageForm::kProducts>(g, plan, partials, dev, stream);
 }
 
@@ -999,6 +1090,14 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
   }
   p.fits = p.k_chunk <= kMaxChainK;
   return p;
+}
+
+bool fp64_sums_hide(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {
+  // One wave only: past it the form is bound by its loads and stores, and the FP64 panels' larger
+  // shared memory and registers cost 0.74-0.85x (docs/numerics.md section 3).
+  if (!plan.fp32 || plan.splits != 1) return false;
+  const GridShape g = fused_mma_grid(args, plan, dev);
+  return g.ctas <= g.resident;
 }
 
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.gpu
 CORRECTED = ("tf32tf32", "halfhalf", "auto")
 MAX_K = 32  # libecgemm/planner.cpp: kFp32RouteMaxK (the form runs one stage, k <= 32)
 GROUP_MIN_K = 8  # fused_mma.cu: kFp32GroupMinK
-CTAS_PER_SM = 6  # fused_mma.cu: TileShape<32>::kCtasPerSm
+FP64_SUMS_CTAS_PER_SM = 2  # fused_mma.cu: fp64_sums_hide's kFp64SumsCtasPerSm
 KS = [1, 2, 7, 9, 16, 24, MAX_K]
 # (m, n, padded): one output; ragged 32-wide tiles on either side; several tiles.
 SHAPES = [(1, 1, False), (5, 129, True), (33, 31, False), (129, 5, True), (300, 65, True),
@@ -86,13 +86,13 @@ def test_products(handle, monkeypatch, mode, k, ta, tb, m, n, padded):
 @pytest.mark.parametrize("mode", CORRECTED)
 @pytest.mark.parametrize("ta,tb", LAYOUTS)
 @pytest.mark.parametrize("m,n,k", [(2000, 1500, 16), (2000, 1500, 17), (4000, 300, 32), (591, 259, 32),
-                                   (591, 259, 5)])
+                                   (591, 259, 5), (700, 600, 9)])
 def test_fp64_sums_where_they_hide(handle, mode, ta, tb, m, n, k):
-    """One-wave grids take the FP64 sums (each output rounded once) at any k, larger grids the FP32
-    chains at any k: both within the bound, on positive data too."""
+    """Grids of at most two CTAs an SM take the FP64 sums (each output rounded once) at any k, larger
+    grids, one wave too, the FP32 chains at any k: both within the bound, on positive data too."""
     fp64 = takes_fp32_form(handle, mode, ta, tb, m, n, k)
-    wave = torch.cuda.get_device_properties(0).multi_processor_count * CTAS_PER_SM
-    assert fp64 == (-(-m // 32) * -(-n // 32) <= wave), (m, n, k)
+    limit = torch.cuda.get_device_properties(0).multi_processor_count * FP64_SUMS_CTAS_PER_SM
+    assert fp64 == (-(-m // 32) * -(-n // 32) <= limit), (m, n, k)
     for positive in (False, True):
         a, b = operands(ta, tb, m, n, k, True, m + k)
         if positive:

@@ -165,20 +165,21 @@ def test_a_pin_names_fused_mma_s_fp32_form(plan_on):
         assert plan_on("tf32tf32", 300, 200, 8, family=bad)[0] == STATUS["INVALID_VALUE"], bad
 
 
-FUSED_MMA_32_CTAS_PER_SM = 6  # fused_mma.cu: TileShape<32>::kCtasPerSm
+FP64_SUMS_CTAS_PER_SM = 2  # libecgemm/kernels/sm80/fused_mma.cu: fp64_sums_hide's kFp64SumsCtasPerSm
 
 
 def test_fused_mma_s_fp32_form_sums_in_fp64_where_that_hides(plan_on):
-    """The FP32 form's sums in FP64 ("sums=fp64", fused_mma.hpp: fp64_sums_hide) wherever the grid is one wave (a
-    CTA a 32 x 32 tile, FUSED_MMA_32_CTAS_PER_SM an SM), whatever the mode, k and batch; else the FP32 chains, at
-    every k. Never outside the FP32 form."""
-    wave = SMS * FUSED_MMA_32_CTAS_PER_SM
+    """The FP32 form's sums in FP64 ("sums=fp64", fused_mma.hpp: fp64_sums_hide) wherever the grid has at most
+    FP64_SUMS_CTAS_PER_SM CTAs an SM (a CTA a 32 x 32 tile), whatever the mode, k and batch; else the FP32 chains,
+    at every k, in one wave too. Never outside the FP32 form."""
+    limit = SMS * FP64_SUMS_CTAS_PER_SM
     for mode in CORRECTED:
-        for m, n, batch in ((4096, 4096, 1), (300, 200, 1), (300, 200, 700), (1, 5000, 1), (900, 900, 1)):
+        for m, n, batch in ((4096, 4096, 1), (300, 200, 1), (300, 200, 700), (1, 5000, 1), (900, 900, 1),
+                            (512, 512, 1), (544, 512, 1), (64, 32, 132), (64, 32, 133)):
             ctas = -(-m // 32) * -(-n // 32) * batch
             for k in (1, 7, 16, 17, 29, FP32_FORM_MAX_K):
                 text = plan_on(mode, m, n, k, family="fused_mma/fp32", batch=batch)[1]
-                assert ("sums=fp64" in text.split()) == (ctas <= wave), (mode, m, n, k, text)
+                assert ("sums=fp64" in text.split()) == (ctas <= limit), (mode, m, n, k, text)
     for m, n, k, batch, ta, tb in random_shapes(300, seed=64):
         text = plan_on("tf32tf32", m, n, k, batch=batch, ta=ta, tb=tb)[1]
         if "sums=fp64" in text:

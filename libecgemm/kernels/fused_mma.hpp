@@ -73,10 +73,9 @@ std::optional<FusedMmaPlan> fused_mma_alternative(TcMethod method, const FusedMm
                                                   const GemmArgs& args, const DeviceInfo& dev,
                                                   size_t max_bytes);
 
-// Whether the FP32 form's sums in FP64 cost little time: a grid of one wave, which waits on
-// latency (0.97-0.98x the FP32 chains there; past a wave 0.74-0.81x at k <= 16, 0.81-0.85x
-// at k 17-32: bench/results/README.md#gemv-fp64, call I). Every FP32-form product of the random
-// sample above SGEMM's residual was one wave; elsewhere the FP32 chains run.
+// Whether the FP32 form's sums in FP64 cost no time: a grid of at most two CTAs an SM
+// (bench/results/README.md#gemv-fp64, call I). Every FP32-form product of the random sample
+// above SGEMM's residual was such a grid; elsewhere the FP32 chains run.
 bool fp64_sums_hide(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);
 
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call J (README.md): main as landed after call I (the FP32 form's FP64 sums narrowed to one wave) with
+# Device call J (README.md): main as landed after call I (the FP32 form's FP64 sums narrowed to two CTAs an SM) with
 # simt's dot tile summing in FP64 (`git apply dot_fp64.patch` first): the build, the dot tile's, GEMV's, the FP32
 # form's, simt's stream and the planner's GPU tests, then seed 26's sweep, as device time allows (LIMIT, seconds).
 set -o pipefail

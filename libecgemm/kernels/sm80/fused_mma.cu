@@ -1093,11 +1093,13 @@ FusedMmaPlan plan_fused_mma(const GemmArgs& g, const DeviceInfo& dev, size_t max
 }
 
 bool fp64_sums_hide(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {
-  // One wave only: past it the form is bound by its loads and stores, and the FP64 panels' larger
-  // shared memory and registers cost 0.74-0.85x (docs/numerics.md section 3).
+  // Up to two CTAs an SM the FP64 sums ran at the FP32 chains' speed or faster (seed 26's sample:
+  // 1.01-1.06x); at three 0.97x, at four to six (one wave) 0.91x, 0.67x at worst; past a wave
+  // 0.74-0.85x. Every FP32-form product there above SGEMM's residual had at most 229 CTAs
+  // (docs/numerics.md section 3).
+  constexpr int64_t kFp64SumsCtasPerSm = 2;
   if (!plan.fp32 || plan.splits != 1) return false;
-  const GridShape g = fused_mma_grid(args, plan, dev);
-  return g.ctas <= g.resident;
+  return fused_mma_grid(args, plan, dev).ctas <= int64_t{dev.sm_count} * kFp64SumsCtasPerSm;
 }
 
 GridShape fused_mma_grid(const GemmArgs& args, const FusedMmaPlan& plan, const DeviceInfo& dev) {

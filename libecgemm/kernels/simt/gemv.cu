@@ -9,8 +9,8 @@
 // Each thread keeps 4 accumulators per thin column (more independent work). Every sum is kept
 // in FP64 (GemvSum): a product of two FP32 values is exact there, so an output rounds to FP32
 // once, at its end, to the FP32 value nearest its exact sum (within FP64's own rounding): its
-// residual is at or below SGEMM's on any data (docs/numerics.md section 3, "FP32 routes that
-// round once"). The kernels wait on DRAM or latency, not on arithmetic. Split-K writes each
+// residual is at or below SGEMM's on any data (docs/numerics.md section 3, "FP32 routes and
+// SGEMM's residual"). The kernels wait on DRAM or latency, not on arithmetic. Split-K writes each
 // output's FP64 partial sums side by side; the common reducer adds them in a fixed order
 // (SplitOrder::kLanes): results are deterministic. It is a dependent launch (common/launch.cuh): 1 x 4096 x
 // 4096 22.0 -> 21.3 us on an H200 [cuBLAS 19.2]. Measured and not kept (figures:
@@ -56,6 +56,10 @@ constexpr int kLinesBlocksPerSm = 4;   // ... at most 64 registers a thread
 // us): bench/results/README.md#batched-lines, call 7. (With 16-byte loads ptxas spills 8 bytes
 // there, counted in those times.) 6 blocks (40 registers) ran slower.
 constexpr int kLinesStreamBlocksPerSm = 5;
+constexpr int64_t kLinesStreamWaves = 8;  // at kLinesBlocksPerSm
+// The lines kernel's blocks an SM for a thin side of R (not streaming): with FP64 sums, 3 or 4 thin
+// columns and 16-byte loads spilled 120 bytes at 4 (64 registers), none at 3.
+constexpr int lines_blocks(int r) { return r >= 3 ? 3 : kLinesBlocksPerSm; }
 
 // An output's sum (see the top of this file): FP64, the reducer's type (splitk_reduce.hpp), so that
 // split sums reach it unrounded too.
@@ -65,10 +69,6 @@ using GemvSum = PartialSum;
 __device__ __forceinline__ void fma_into(GemvSum& acc, float a, float b) {
   acc = fma(static_cast<GemvSum>(a), static_cast<GemvSum>(b), acc);
 }
-constexpr int64_t kLinesStreamWaves = 8;  // at kLinesBlocksPerSm
-// The lines kernel's blocks an SM for a thin side of R (not streaming): with FP64 sums, 3 or 4 thin
-// columns and 16-byte loads spilled 120 bytes at 4 (64 registers), none at 3.
-constexpr int lines_blocks(int r) { return r >= 3 ? 3 : kLinesBlocksPerSm; }
 
 // The along-k kernel's runs of 512 bytes in flight per warp, and the CTAs an SM its registers must
 // allow (0: ptxas's choice), for a thin side of R, loaded or staged (GemvThin). ptxas's own choice
